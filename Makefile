@@ -1,0 +1,33 @@
+# Quick start:  make run   |   make test
+# Each target creates .venv and installs the project on first use.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+# The CPU build of torch; installed before the project so that pip does not pull a CUDA build.
+TORCH ?= torch==2.13.0
+ARGS ?=
+
+.PHONY: run test bench install clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -U pip
+	$(BIN)/python -m pip install -q "$(TORCH)"
+	$(BIN)/python -m pip install -q -e ".[dev,refs]"
+	touch $@
+
+install: $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(BIN)/python run.py $(ARGS)
+
+test: $(VENV)/.installed
+	$(BIN)/python -m pytest $(ARGS)
+
+bench: $(VENV)/.installed
+	$(BIN)/python benchmarks/speed.py $(ARGS)
+
+clean:
+	rm -rf $(VENV) .cache outputs multirun models

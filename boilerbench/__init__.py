@@ -1,0 +1,3 @@
+"""boilerbench: a research harness for web-page main-content extraction."""
+
+__version__ = "0.1.0"

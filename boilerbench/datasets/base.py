@@ -1,0 +1,128 @@
+"""Dataset base class, splits, k-fold cross-validation and the search for the data folder."""
+
+from __future__ import annotations
+
+import os
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from boilerbench.datasets.download import fetch_dataset
+from boilerbench.datasets.page import Page
+from boilerbench.errors import DatasetNotFoundError, check_choice
+
+ENV_VAR = "BOILERBENCH_DATA"
+
+
+@dataclass
+class Split:
+    """Train, validation and test pages of one split (``name`` says which)."""
+
+    name: str
+    train: list[Page] = field(default_factory=list)
+    validation: list[Page] = field(default_factory=list)
+    test: list[Page] = field(default_factory=list)
+
+
+def kfold(pages: Sequence[Page], k: int = 5, seed: int = 0) -> list[Split]:
+    """``k`` cross-validation splits of ``pages`` (a fixed-seed permutation cut into k folds).
+
+    Fold i tests on the i-th part and trains on the rest; there is no validation part.
+    """
+    if k < 2 or k > len(pages):
+        raise ValueError(f"k-fold needs 2 <= k <= number of pages ({len(pages)}), got k={k}")
+    order = np.random.default_rng(seed).permutation(len(pages))
+    parts = np.array_split(order, k)
+    splits = []
+    for i, part in enumerate(parts):
+        held = set(part.tolist())
+        splits.append(
+            Split(
+                name=f"fold{i + 1}of{k}",
+                train=[pages[j] for j in order if j not in held],
+                test=[pages[j] for j in part],
+            )
+        )
+    return splits
+
+
+class Dataset(ABC):
+    """A dataset on disk: where it is, how to fetch it, and how to read its splits.
+
+    Where the data is looked for, in order: ``root`` if given (and only there); else
+    ``$BOILERBENCH_DATA/<name>``; else ``<data_dir>/<name>``. When none holds the files and
+    ``download`` is true, the pinned archives of ``source`` are fetched into the first place
+    and checked against the dataset's checksum manifest.
+    """
+
+    #: Short name, also the folder name under the data directory.
+    name: str = ""
+    #: Valid values of ``split``; the first is the default.
+    splits: tuple[str, ...] = ("all",)
+    #: Paths (relative to the root) whose presence shows the dataset is there.
+    required: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        root: "str | os.PathLike[str] | None" = None,
+        split: str | None = None,
+        data_dir: "str | os.PathLike[str]" = "data",
+        download: bool = True,
+        source: Mapping | None = None,
+    ) -> None:
+        self.root = root
+        self.split = split if split is not None else self.splits[0]
+        self.data_dir = data_dir
+        self.download = download
+        self.source = source
+
+    def candidates(self) -> list[Path]:
+        """The folders searched, in order."""
+        if self.root not in (None, ""):
+            return [Path(self.root)]
+        found = []
+        env = os.environ.get(ENV_VAR)
+        if env:
+            found.append(Path(env) / self.name)
+        found.append(Path(self.data_dir) / self.name)
+        return found
+
+    def is_complete(self, folder: Path) -> bool:
+        """True when every required path exists under ``folder``."""
+        return all((folder / rel).exists() for rel in self.required)
+
+    def locate(self) -> Path:
+        """The dataset folder; fetches it if allowed; else raises one clear error."""
+        candidates = self.candidates()
+        for folder in candidates:
+            if self.is_complete(folder):
+                return folder
+        looked = ", ".join(str(c.resolve()) for c in candidates)
+        fetch_error = ""
+        if self.download and self.source:
+            target = candidates[0]
+            try:
+                fetch_dataset(self.source, target)
+                return target
+            except (OSError, ValueError) as err:
+                fetch_error = f" Download into {target} failed: {err}."
+        how = ""
+        if self.source and self.source.get("archives"):
+            urls = " and ".join(a["url"] for a in self.source["archives"])
+            how = f" Get it from {urls} (see the dataset's SOURCE notes in README.md),"
+        raise DatasetNotFoundError(
+            f"Dataset '{self.name}' not found. Looked in: {looked}.{fetch_error}{how} "
+            f"set {ENV_VAR} to the folder that holds '{self.name}/', or pass dataset.root=PATH."
+        )
+
+    def load(self) -> Split:
+        """Load the pages of the configured split."""
+        check_choice(f"dataset.split (for {self.name})", self.split, self.splits)
+        return self.load_split(self.locate(), self.split)
+
+    @abstractmethod
+    def load_split(self, root: Path, split: str) -> Split:
+        """Read the pages of ``split`` from ``root``."""

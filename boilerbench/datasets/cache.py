@@ -1,0 +1,62 @@
+"""On-disk cache of derived per-page artefacts (gold labels, features).
+
+Entries are keyed by a hash of their inputs (the page's HTML, the gold text, ...) and of the
+code version of the step that made them, and written atomically, so sweeps reuse them and a
+killed run leaves no half-written file. One process-wide cache is active; the runner points
+it at ``paths.cache_dir``; with none configured, artefacts are computed and not stored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from boilerbench.atomic import atomic_write_bytes
+
+log = logging.getLogger(__name__)
+_cache_dir: Path | None = None
+
+
+def set_cache_dir(path: "str | os.PathLike[str] | None") -> None:
+    """Activate the disk cache under ``path`` (None disables it)."""
+    global _cache_dir
+    _cache_dir = Path(path) if path is not None else None
+
+
+def cache_dir() -> Path | None:
+    """The active cache folder, or None."""
+    return _cache_dir
+
+
+def content_key(*parts: "str | bytes") -> str:
+    """A hex digest identifying ``parts`` (order matters; parts are length-prefixed)."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", errors="surrogatepass") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def cached_array(step: str, version: str, key: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+    """Return the array cached for (``step``, ``version``, ``key``), computing and storing it on a miss."""
+    if _cache_dir is None:
+        return compute()
+    path = _cache_dir / step / version / key[:2] / f"{key}.npy"
+    try:
+        return np.load(path, allow_pickle=False)
+    except FileNotFoundError:
+        pass
+    except (ValueError, OSError) as err:  # a corrupt entry is recomputed, never trusted
+        log.warning("ignoring unreadable cache entry %s: %s", path, err)
+    value = compute()
+    buf = io.BytesIO()
+    np.save(buf, value, allow_pickle=False)
+    atomic_write_bytes(path, buf.getvalue())
+    return value

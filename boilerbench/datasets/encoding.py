@@ -1,0 +1,76 @@
+"""Decoding of page and gold-text bytes with real encoding detection.
+
+Order (the WHATWG order, simplified): a byte-order mark; strict UTF-8 (a page that decodes
+as UTF-8 is UTF-8 in practice); the encodings the source declares (HTTP header, CleanEval's
+wrapper attribute, ``<meta charset>``); then bs4's ``UnicodeDammit`` detector; windows-1252
+as the last resort. ``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252, as browsers
+read them. Nothing is decoded with ``errors="ignore"``; undecodable bytes become U+FFFD only
+in the final fallback.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from bs4.dammit import UnicodeDammit
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+_WINDOWS_1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "us-ascii", "ascii", "cp819"}
+# C0 controls other than tab, newline and carriage return, and DEL: never text, and lxml rejects them.
+_CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 127])
+
+
+def _canonical(label: str) -> str | None:
+    label = label.strip().lower()
+    if label in _WINDOWS_1252_ALIASES:
+        return "windows-1252"
+    try:
+        return codecs.lookup(label).name
+    except LookupError:
+        return None
+
+
+def declared_encodings(data: bytes) -> list[str]:
+    """Encodings named by ``<meta charset=...>`` or ``http-equiv`` in the first 4 KB."""
+    return [m.group(1).decode("ascii", "replace") for m in _META_CHARSET.finditer(data[:4096])]
+
+
+def decode_bytes(data: bytes, hints: "list[str] | tuple[str, ...]" = (), is_html: bool = True) -> str:
+    """Decode ``data`` to text (see the module docstring for the order), removing control characters."""
+    return strip_controls(_decode(data, hints, is_html))
+
+
+def strip_controls(text: str) -> str:
+    """Remove C0 control characters other than tab, newline and carriage return (NUL included)."""
+    return text.translate(_CONTROL)
+
+
+def _decode(data: bytes, hints, is_html: bool) -> str:
+    for bom, enc in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(enc, errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    candidates = [*hints, *(declared_encodings(data) if is_html else [])]
+    for label in candidates:
+        enc = _canonical(label)
+        if enc is None or enc.startswith("utf"):
+            continue
+        try:
+            return data.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    dammit = UnicodeDammit(data, is_html=is_html)
+    if dammit.unicode_markup is not None:
+        return dammit.unicode_markup
+    return data.decode("windows-1252", errors="replace")

@@ -1,0 +1,20 @@
+"""Errors that the command line reports as one clear message, without a traceback."""
+
+
+class BoilerbenchError(Exception):
+    """Base class: a user-facing problem (missing data, bad config value)."""
+
+
+class DatasetNotFoundError(BoilerbenchError):
+    """A dataset folder is missing or incomplete and could not be downloaded."""
+
+
+class ConfigError(BoilerbenchError):
+    """A configuration value is not one of the valid options."""
+
+
+def check_choice(name: str, value: object, options: "tuple | list") -> None:
+    """Raise :class:`ConfigError` naming the valid options when ``value`` is not one of them."""
+    if value not in options:
+        listed = ", ".join(str(o) for o in options)
+        raise ConfigError(f"{name}={value!r} is not valid; choose one of: {listed}")

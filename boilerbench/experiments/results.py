@@ -1,0 +1,53 @@
+"""Writing a run's results (atomically) and printing its summary table."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from boilerbench.atomic import atomic_write_text
+from boilerbench.experiments.scoring import PageResult
+
+
+def _finite(value):
+    """JSON has no NaN: write null instead."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def write_results(output_dir: Path, results: Sequence[PageResult], summary: dict, predictions: bool) -> None:
+    """``pages.csv``, ``summary.json`` and (optionally) ``predictions.jsonl`` in ``output_dir``."""
+    output_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(output_dir / "pages.csv", pd.DataFrame([r.row for r in results]).to_csv(index=False))
+    if predictions:
+        lines = (json.dumps({"page_id": r.row["page_id"], "text": r.text}, ensure_ascii=False) for r in results)
+        atomic_write_text(output_dir / "predictions.jsonl", "".join(line + "\n" for line in lines))
+    atomic_write_text(output_dir / "summary.json", json.dumps(_finite(summary), indent=2, ensure_ascii=False) + "\n")
+
+
+def format_summary(summary: dict) -> str:
+    """A short human-readable table of a run's main figures."""
+    m = summary["metrics"]
+    b, c, t = m["block"], m["cleaneval"], m["token"]
+    lines = [
+        f"{summary['extractor']} on {summary['dataset']} (split {summary['split']}): "
+        f"{summary['n_pages']} pages, {summary['n_errors']} errors",
+        f"  CleanEval score   mean {c['mean']:6.2f}   micro {c['micro']:6.2f}",
+        f"  block (micro)     acc {b['accuracy']:.3f}  P {b['precision']:.3f}  R {b['recall']:.3f}  "
+        f"F1 {b['f1']:.3f}   macro F1 {b['macro_f1']:.3f}",
+        f"  token bag-of-words  P {t['precision']:.3f}  R {t['recall']:.3f}  F1 {t['f1']:.3f}",
+        f"  time  extract {summary['timing']['extract_ms_per_page']:.2f} ms/page (p95 "
+        f"{summary['timing']['extract_ms_p95']:.2f}), fit {summary['timing']['fit_s']:.2f} s",
+    ]
+    if summary.get("output_dir"):
+        lines.append(f"  results in {summary['output_dir']}")
+    return "\n".join(lines)

@@ -1,0 +1,130 @@
+"""The runner: load the split, fit (or load the cached model), extract and score every test
+page, write ``pages.csv``, ``predictions.jsonl`` and ``summary.json``, print a summary."""
+
+from __future__ import annotations
+
+import logging
+import platform
+import time
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+from hydra.utils import instantiate
+from omegaconf import DictConfig, OmegaConf
+from tqdm import tqdm
+
+from boilerbench import __version__
+from boilerbench.datasets.base import Split
+from boilerbench.datasets.cache import set_cache_dir
+from boilerbench.experiments.model_cache import load_cached, model_key, save_cached
+from boilerbench.experiments.results import format_summary, write_results
+from boilerbench.experiments.scoring import PageResult, aggregate, evaluate_page
+from boilerbench.experiments.seed import seed_everything
+from boilerbench.extractors.base import Extractor, Persistent
+
+log = logging.getLogger(__name__)
+
+_PACKAGES = ("lxml", "numpy", "pandas", "rapidfuzz", "hydra-core", "beautifulsoup4", "torch")
+
+
+def choice_name(cfg: DictConfig, group: str) -> str:
+    """The config-group option a run used (``bte``, ``cleaneval``), as Hydra records it."""
+    try:
+        from hydra.core.hydra_config import HydraConfig
+
+        return str(HydraConfig.get().runtime.choices[group])
+    except (ValueError, KeyError):
+        return str(cfg[group]["_target_"]).rsplit(".", 1)[-1].lower()
+
+
+def package_versions(names: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
+    """Installed versions of the packages that affect results."""
+    found = {"boilerbench": __version__, "python": platform.python_version()}
+    for name in names:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+def fit_extractor(extractor: Extractor, cfg: DictConfig, dataset_name: str, split: Split) -> tuple[float, bool]:
+    """Fit on the split's training pages, or load the cached fitted model. Returns (seconds, loaded)."""
+    start = time.perf_counter()
+    if not getattr(extractor, "learns", True):
+        extractor.fit(split.train, split.validation)
+        return time.perf_counter() - start, False
+    directory = None
+    if isinstance(extractor, Persistent) and cfg.paths.get("model_dir"):
+        config = OmegaConf.to_container(cfg.extractor, resolve=True)
+        key = model_key(config, dataset_name, split)
+        directory = Path(cfg.paths.model_dir) / choice_name(cfg, "extractor") / key
+        if not cfg.retrain and load_cached(extractor, directory):
+            log.info("loaded fitted model from %s", directory)
+            return time.perf_counter() - start, True
+    extractor.fit(split.train, split.validation)
+    seconds = time.perf_counter() - start
+    if directory is not None:
+        save_cached(extractor, directory)
+    return seconds, False
+
+
+def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
+    """Extract and score every page, releasing each page's tree once it is scored."""
+    limit = int(cfg.max_page_mb * 1_000_000)
+    results = []
+    for page in tqdm(pages, desc="extract", unit="page", disable=not cfg.progress, leave=False):
+        results.append(evaluate_page(extractor, page, limit))
+        page.release()
+    return results
+
+
+def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: float, loaded: bool) -> dict:
+    """The ``summary.json`` content of a run."""
+    times = np.array([r.row["extract_ms"] for r in results]) if results else np.zeros(1)
+    errors = [r.row for r in results if r.row["error"]]
+    return {
+        "extractor": choice_name(cfg, "extractor"),
+        "dataset": choice_name(cfg, "dataset"),
+        "split": split.name,
+        "n_pages": len(results),
+        "n_errors": len(errors),
+        "errors": {r["page_id"]: r["error"] for r in errors[:50]},
+        "counts": {
+            "train": len(split.train),
+            "validation": len(split.validation),
+            "test": len(split.test),
+            "blocks": int(sum(r.blocks.n_blocks for r in results if r.blocks is not None)),
+        },
+        "metrics": aggregate(results),
+        "timing": {
+            "extract_ms_per_page": float(times.mean()),
+            "extract_ms_p95": float(np.percentile(times, 95)),
+            "fit_s": fit_s,
+            "model_loaded_from_cache": loaded,
+        },
+        "config": OmegaConf.to_container(cfg, resolve=True),
+        "versions": package_versions(),
+        "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
+    """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``."""
+    started = time.perf_counter()
+    seed_everything(int(cfg.seed))
+    set_cache_dir(cfg.paths.get("cache_dir"))
+    dataset = instantiate(cfg.dataset)
+    split = dataset.load()
+    extractor = instantiate(cfg.extractor)
+    fit_s, loaded = fit_extractor(extractor, cfg, choice_name(cfg, "dataset"), split)
+    results = evaluate(extractor, split.test, cfg)
+    summary = summarise(cfg, split, results, fit_s, loaded)
+    summary["output_dir"] = str(Path(output_dir).resolve())
+    summary["timing"]["wall_s"] = time.perf_counter() - started
+    write_results(Path(output_dir), results, summary, predictions=bool(cfg.save_predictions))
+    print(format_summary(summary))
+    return summary
+

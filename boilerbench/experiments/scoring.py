@@ -1,0 +1,107 @@
+"""Extract one page with error isolation, score it, and aggregate the rows of a run."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from boilerbench.datasets.align import align_labels
+from boilerbench.datasets.page import Page
+from boilerbench.evaluation import (
+    BlockCounts,
+    CleanEvalCounts,
+    block_counts,
+    block_metrics,
+    block_page_metrics,
+    cleaneval_counts,
+    cleaneval_micro,
+    token_prf,
+)
+from boilerbench.extractors.base import Extraction, Extractor
+
+
+@dataclass
+class PageResult:
+    """One page's row for ``pages.csv``, its extracted text, and the counts behind the aggregates."""
+
+    row: dict
+    text: str
+    cleaneval: CleanEvalCounts
+    blocks: BlockCounts | None
+
+
+def _describe(err: BaseException) -> str:
+    return f"{type(err).__name__}: {err}"[:500]
+
+
+def _extract(extractor: Extractor, page: Page, max_html_chars: int) -> tuple[Extraction | None, str]:
+    """Run the extractor; a failure (or a page over the size limit) becomes an error string."""
+    if len(page.html) > max_html_chars:
+        return None, f"PageTooLarge: {len(page.html):,} characters > limit {max_html_chars:,}"
+    try:
+        extraction = extractor.extract(page)
+        if not isinstance(extraction, Extraction) or not isinstance(extraction.text, str):
+            raise TypeError(f"extract() returned {type(extraction).__name__}, not Extraction")
+        return extraction, ""
+    except Exception as err:  # one bad page never ends the run: it is recorded and scored empty
+        return None, _describe(err)
+
+
+def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int) -> PageResult:
+    """Extract and score one page. ``extract_ms`` includes parsing and segmentation when the
+    extractor is the first to use ``page.blocks`` (the runner makes sure it is)."""
+    start = time.perf_counter()
+    extraction, error = _extract(extractor, page, max_html_chars)
+    extract_ms = 1000 * (time.perf_counter() - start)
+    text = extraction.text if extraction is not None else ""
+
+    ce = cleaneval_counts(text, page.gold_text)
+    tok = token_prf(text, page.gold_text)
+    row = {
+        "page_id": page.id,
+        "cleaneval": ce.score,
+        "token_precision": tok.precision,
+        "token_recall": tok.recall,
+        "token_f1": tok.f1,
+    }
+
+    counts = None
+    if len(page.html) <= max_html_chars:
+        try:
+            gold = page.gold_labels
+            if extraction is not None and extraction.labels is not None:
+                pred = extraction.labels
+            elif extraction is not None:
+                pred = align_labels(page.blocks, text)
+            else:
+                pred = np.zeros(len(gold), dtype=np.int8)
+            counts = block_counts(pred, gold)
+        except Exception as err:  # e.g. labels of the wrong length, or an alignment too large
+            error = "; ".join(e for e in (error, _describe(err)) if e)
+    if counts is not None:
+        row.update({f"block_{k}": v for k, v in block_page_metrics(counts).items()})
+        row.update({"n_blocks": counts.n_blocks, "n_gold_blocks": counts.n_gold, "n_pred_blocks": counts.n_pred})
+    row.update({"n_pred_tokens": ce.n_pred, "n_gold_tokens": ce.n_gold, "extract_ms": extract_ms, "error": error})
+    if extraction is not None:
+        row.update(extraction.info)
+    return PageResult(row=row, text=text, cleaneval=ce, blocks=counts)
+
+
+def aggregate(results: Sequence[PageResult]) -> dict:
+    """The ``metrics`` section of ``summary.json`` (block metrics over pages that could be segmented)."""
+    rows = [r.row for r in results]
+    ce_scores = [r["cleaneval"] for r in rows]
+    return {
+        "cleaneval": {
+            "mean": float(np.mean(ce_scores)) if rows else float("nan"),
+            "micro": cleaneval_micro(r.cleaneval for r in results),
+        },
+        "block": block_metrics(r.blocks for r in results if r.blocks is not None),
+        "token": {
+            k: float(np.mean([r[f"token_{k}"] for r in rows])) if rows else float("nan")
+            for k in ("precision", "recall", "f1")
+        },
+    }

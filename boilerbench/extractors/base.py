@@ -1,0 +1,70 @@
+"""The extractor interface (scikit-learn estimator conventions) and its result type.
+
+Hyperparameters are constructor arguments and ``__init__`` does no work, so a Hydra
+``_target_`` config is the whole description of an extractor; learning happens in ``fit``.
+``extract`` returns the main text and, for block-based methods, labels over the page's
+canonical blocks (``page.blocks``); a method that returns only text is scored at block level
+by aligning its text to the blocks. Extractors read ``page.blocks`` and its lxml tree but
+never modify them: they are shared with the runner.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from boilerbench.datasets.page import Page
+
+
+@dataclass
+class Extraction:
+    """An extractor's output for one page: text, optional block labels, optional extra columns."""
+
+    text: str
+    labels: np.ndarray | None = None
+    info: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_labels(cls, page: Page, labels: np.ndarray, **info) -> "Extraction":
+        """The extraction made of the blocks labelled 1, with the page's separators."""
+        labels = np.asarray(labels, dtype=np.int8)
+        return cls(text=page.blocks.join(labels.astype(bool)), labels=labels, info=info)
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """What the runner needs of an extraction algorithm."""
+
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "Extractor": ...
+
+    def extract(self, page: Page) -> Extraction: ...
+
+
+@runtime_checkable
+class Persistent(Protocol):
+    """Learned extractors can be saved and loaded, so the runner can cache fitted models."""
+
+    def save(self, directory: "str | os.PathLike[str]") -> None: ...
+
+    def load(self, directory: "str | os.PathLike[str]") -> "Persistent": ...
+
+
+class HeuristicExtractor:
+    """Base for methods that learn nothing: ``fit`` is a no-op."""
+
+    #: Heuristics need no training pages; the runner uses this to skip fitting.
+    learns = False
+
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "HeuristicExtractor":
+        return self
+
+    def extract(self, page: Page) -> Extraction:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items() if not k.startswith("_"))
+        return f"{type(self).__name__}({args})"
