@@ -11,6 +11,7 @@ punctuation) is labelled 0.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from itertools import chain
 
 import numpy as np
@@ -52,5 +53,6 @@ def align_labels(blocks: Blocks, text: str, threshold: float = 2 / 3) -> np.ndar
     matched_before = np.concatenate(([0], np.cumsum(mask)))
     ends = np.cumsum(counts)
     hits = matched_before[ends] - matched_before[ends - counts]
-    labels[(counts > 0) & (hits > threshold * counts)] = 1
+    ratio = Fraction(threshold).limit_denominator(1000)  # exact: 2 of 3 tokens is not "more than 2/3"
+    labels[(counts > 0) & (hits * ratio.denominator > ratio.numerator * counts)] = 1
     return labels

@@ -2,8 +2,9 @@
 
 Order (the WHATWG order, simplified): a byte-order mark; strict UTF-8 (a page that decodes
 as UTF-8 is UTF-8 in practice); the encodings the source declares (HTTP header, CleanEval's
-wrapper attribute, ``<meta charset>``); then bs4's ``UnicodeDammit`` detector; windows-1252
-as the last resort. ``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252, as browsers
+wrapper attribute, ``<meta charset>``); then bs4's ``UnicodeDammit`` detector, except that a
+guess of a Latin-script single-byte code page becomes windows-1252; windows-1252 as the last
+resort. ``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252, as browsers
 read them. Nothing is decoded with ``errors="ignore"``; undecodable bytes become U+FFFD only
 in the final fallback.
 """
@@ -24,6 +25,13 @@ _BOMS = (
 )
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 _WINDOWS_1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "us-ascii", "ascii", "cp819"}
+# Detectors cannot tell Latin-script single-byte code pages apart on short texts (French text
+# comes out as Baltic windows-1257); for those the web's de facto encoding, windows-1252, is
+# used, as browsers do. Cyrillic, Greek, Hebrew, Arabic and CJK guesses are kept.
+_LATIN_SINGLE_BYTE = {
+    "cp1250", "cp1252", "cp1254", "cp1257", "latin_1", "mac-roman", "mac-latin2",
+    *(f"iso8859-{n}" for n in (1, 2, 3, 4, 9, 10, 13, 14, 15, 16)),
+}
 # C0 controls other than tab, newline and carriage return, and DEL: never text, and lxml rejects them.
 _CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 127])
 
@@ -31,7 +39,7 @@ _CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 127])
 def _canonical(label: str) -> str | None:
     label = label.strip().lower()
     if label in _WINDOWS_1252_ALIASES:
-        return "windows-1252"
+        return "cp1252"
     try:
         return codecs.lookup(label).name
     except LookupError:
@@ -71,6 +79,7 @@ def _decode(data: bytes, hints, is_html: bool) -> str:
         except UnicodeDecodeError:
             continue
     dammit = UnicodeDammit(data, is_html=is_html)
-    if dammit.unicode_markup is not None:
+    guess = _canonical(dammit.original_encoding or "")
+    if dammit.unicode_markup is not None and guess not in _LATIN_SINGLE_BYTE:
         return dammit.unicode_markup
     return data.decode("windows-1252", errors="replace")

@@ -72,12 +72,22 @@ def restore_lost_characters(gold: str, page_html: str) -> str:
     return _LOST.sub(lambda m: shapes.get(m.group(0), m.group(0)), gold)
 
 
+def annotation_labels(annotated: Blocks) -> tuple[np.ndarray, str]:
+    """Content labels read directly from the annotation spans, and the gold text they give."""
+    labels = np.isin(span_classes(annotated), CONTENT_CLASSES)
+    return labels.astype(np.int8), annotated.join(labels)
+
+
+def read_annotated(root: Path, stem: str) -> Blocks:
+    """The canonical blocks of the annotated version of a page."""
+    return segment(decode_bytes((root / SUBDIR / "annotated" / f"{stem}.html").read_bytes(), is_html=True))
+
+
 def read_page(root: Path, stem: str, url: str | None, repair_gold: bool) -> Page:
     """Read one page: decode both files, gold text from the annotated page's content spans."""
     base = root / SUBDIR
     html = decode_bytes((base / "original" / f"{stem}.html").read_bytes(), is_html=True)
-    annotated = segment(decode_bytes((base / "annotated" / f"{stem}.html").read_bytes(), is_html=True))
-    gold = annotated.join(np.isin(span_classes(annotated), CONTENT_CLASSES))
+    _, gold = annotation_labels(read_annotated(root, stem))
     if repair_gold:
         gold = restore_lost_characters(gold, html)
     return Page(id=stem, html=html, gold_text=gold, url=url, meta={})

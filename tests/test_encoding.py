@@ -1,0 +1,41 @@
+"""Decoding bytes of unknown encoding."""
+
+import codecs
+
+from boilerbench.datasets.encoding import decode_bytes
+
+
+def test_utf8_is_recognised():
+    assert decode_bytes("café – naïve".encode("utf-8")) == "café – naïve"
+
+
+def test_declared_latin1_means_windows_1252():
+    data = b'<meta charset="iso-8859-1"><p>caf\xe9 \x93quoted\x94</p>'
+    assert decode_bytes(data) == '<meta charset="iso-8859-1"><p>café “quoted”</p>'
+
+
+def test_hint_wins_over_detection():
+    data = "Привет, мир".encode("koi8-r")
+    assert decode_bytes(data, hints=["koi8-r"], is_html=False) == "Привет, мир"
+
+
+def test_byte_order_marks():
+    assert decode_bytes(codecs.BOM_UTF8 + "x é".encode()) == "x é"
+    assert decode_bytes(codecs.BOM_UTF16_LE + "héllo".encode("utf-16-le")) == "héllo"
+
+
+def test_undeclared_non_utf8_is_detected_not_dropped():
+    text = "Ce café est très agréable, déjà vu à côté de la forêt. " * 5
+    decoded = decode_bytes(text.encode("windows-1252"), is_html=False)
+    assert decoded == text
+
+
+def test_mixed_encodings_lose_nothing_silently():
+    data = "naïve ".encode("utf-8") + "café".encode("windows-1252")
+    decoded = decode_bytes(data)
+    assert decoded.startswith("na") and decoded.endswith("caf" + decoded[-1])
+    assert len(decoded) >= len("naïve café")
+
+
+def test_nul_and_control_characters_are_removed():
+    assert decode_bytes(b"<p>a\x00b\x01c\td\ne</p>") == "<p>abc\td\ne</p>"
