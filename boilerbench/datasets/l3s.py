@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.blocks import Blocks, segment
 from boilerbench.datasets.encoding import decode_bytes
@@ -81,6 +82,28 @@ def annotation_labels(annotated: Blocks) -> tuple[np.ndarray, str]:
 def read_annotated(root: Path, stem: str) -> Blocks:
     """The canonical blocks of the annotated version of a page."""
     return segment(decode_bytes((root / SUBDIR / "annotated" / f"{stem}.html").read_bytes(), is_html=True))
+
+
+def aligner_agreement(root: Path, limit: int | None = None) -> dict:
+    """How often the aligner's labels (from the gold text) equal the labels read from the spans,
+    over the blocks of the annotated pages: a check of the one aligner every dataset uses."""
+    stems = sorted(p.stem for p in (root / SUBDIR / "annotated").glob("*.html"))[:limit]
+    agree = total = 0
+    per_page = []
+    for stem in stems:
+        blocks = read_annotated(root, stem)
+        direct, gold = annotation_labels(blocks)
+        same = int(np.sum(align_labels(blocks, gold) == direct))
+        agree += same
+        total += len(blocks)
+        per_page.append(same / len(blocks) if len(blocks) else 1.0)
+    return {
+        "pages": len(stems),
+        "blocks": total,
+        "agree": agree,
+        "agreement": agree / total if total else float("nan"),
+        "worst_page": min(per_page, default=float("nan")),
+    }
 
 
 def read_page(root: Path, stem: str, url: str | None, repair_gold: bool) -> Page:

@@ -1,0 +1,100 @@
+"""The runner end to end on a small plaintext dataset, through Hydra's config composition."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+from hydra import compose, initialize_config_dir
+
+from boilerbench.experiments import run
+from conftest import PROJECT, write_pairs
+from memorising import Memorising
+
+ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(40)) + "</p>"
+PAGES = {
+    "a": (f"<body><div><a>Home</a> <a>News</a></div>{ARTICLE}<p>Copyright 2024</p></body>",
+          " ".join(f"word{i}" for i in range(40))),
+    "b": ("<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
+          "<h>Title\n<p>Short story here."),
+    "binary": (bytes(range(256)) * 20, "nothing"),
+    "empty": (b"", ""),
+}
+
+
+def make_cfg(tmp_path, *overrides):
+    data = write_pairs(tmp_path / "pages", PAGES)
+    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+        return compose("config", overrides=[
+            "dataset=plaintext", f"dataset.root={data}", f"paths.root_dir={tmp_path}", "progress=false", *overrides,
+        ])
+
+
+def test_run_writes_consistent_results(tmp_path):
+    out = tmp_path / "out"
+    summary = run(make_cfg(tmp_path, "extractor=bte"), out)
+    assert {p.name for p in out.iterdir()} == {"pages.csv", "predictions.jsonl", "summary.json"}
+    on_disk = json.loads((out / "summary.json").read_text())
+    for key in ("extractor", "dataset", "split", "n_pages", "n_errors", "metrics", "timing", "config"):
+        assert key in on_disk
+    assert on_disk["n_pages"] == 4 and on_disk["split"] == "all"
+    assert set(on_disk["metrics"]) == {"cleaneval", "block", "token"}
+    assert set(on_disk["metrics"]["block"]) == {"accuracy", "precision", "recall", "f1", "macro_f1"}
+    assert set(on_disk["timing"]) >= {"extract_ms_per_page", "fit_s"}
+    pages = pd.read_csv(out / "pages.csv", keep_default_na=False)
+    assert list(pages["page_id"].astype(str)) == ["a", "b", "binary", "empty"]
+    assert on_disk["metrics"]["cleaneval"]["mean"] == pytest.approx(pages["cleaneval"].mean())
+    assert on_disk["metrics"]["token"]["f1"] == pytest.approx(pages["token_f1"].mean())
+    # page a: BTE keeps the article (40 words) and nothing else -> score 100
+    assert pages.loc[0, "cleaneval"] == pytest.approx(100.0)
+    # the empty page with empty gold scores 100, the binary page 0 against its gold
+    assert pages.loc[3, "cleaneval"] == 100.0 and pages.loc[2, "cleaneval"] == 0.0
+    preds = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
+    assert preds[0]["text"] == " ".join(f"word{i}" for i in range(40))
+    assert summary["metrics"] == on_disk["metrics"]
+
+
+def test_learned_model_is_cached_and_reused(tmp_path):
+    overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
+    Memorising.fits = 0
+    # plaintext has no training pages; the cache's behaviour does not depend on them.
+    first = run(make_cfg(tmp_path, *overrides), tmp_path / "r1")
+    second = run(make_cfg(tmp_path, *overrides), tmp_path / "r2")
+    third = run(make_cfg(tmp_path, *overrides, "retrain=true"), tmp_path / "r3")
+    assert Memorising.fits == 2
+    assert (first["timing"]["model_loaded_from_cache"], second["timing"]["model_loaded_from_cache"],
+            third["timing"]["model_loaded_from_cache"]) == (False, True, False)
+    assert len(list((tmp_path / "models" / "memorising").iterdir())) == 1
+    other = run(make_cfg(tmp_path, *overrides[:2], "extractor._target_=memorising.Memorising", "extractor.min_count=2"),
+                tmp_path / "r4")
+    assert other["timing"]["model_loaded_from_cache"] is False
+    assert len(list((tmp_path / "models" / "memorising").iterdir())) == 2
+
+
+def test_same_seed_same_predictions(tmp_path):
+    run(make_cfg(tmp_path, "extractor=bte", "seed=3"), tmp_path / "x")
+    run(make_cfg(tmp_path, "extractor=bte", "seed=3"), tmp_path / "y")
+    assert (tmp_path / "x" / "predictions.jsonl").read_text() == (tmp_path / "y" / "predictions.jsonl").read_text()
+
+
+def _cli(*args, env=None):
+    return subprocess.run([sys.executable, "run.py", *args], cwd=PROJECT, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=120)
+
+
+def test_cli_missing_dataset_is_one_clear_message(tmp_path):
+    proc = _cli("dataset.download=false", f"paths.data_dir={tmp_path}/data", f"hydra.run.dir={tmp_path}/run",
+                env={"BOILERBENCH_DATA": str(tmp_path / "nowhere")})
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "Dataset 'cleaneval' not found" in proc.stderr and str(tmp_path / "nowhere" / "cleaneval") in proc.stderr
+
+
+def test_cli_wrong_choice_lists_options(tmp_path):
+    proc = _cli("extractor=no_such_thing", f"hydra.run.dir={tmp_path}/run")
+    assert proc.returncode != 0
+    assert "Available options in 'extractor'" in proc.stderr and "bte" in proc.stderr
+    proc = _cli("dataset=plaintext", f"dataset.root={tmp_path}", "dataset.split=train", f"hydra.run.dir={tmp_path}/run")
+    assert proc.returncode == 2 and "choose one of: all" in proc.stderr and "Traceback" not in proc.stderr
