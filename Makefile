@@ -6,6 +6,13 @@ BIN := $(VENV)/bin
 # The CPU build of torch; installed before the project so that pip does not pull a CUDA build.
 TORCH ?= torch==2.13.0
 ARGS ?=
+# Data: $$BOILERBENCH_DATA if set, else a shared/datasets folder beside the checkout if there is one
+# (else run.py looks in ./data and downloads).
+ifeq ($(origin BOILERBENCH_DATA), undefined)
+ifneq ($(wildcard ../shared/datasets),)
+export BOILERBENCH_DATA := $(abspath ../shared/datasets)
+endif
+endif
 
 .PHONY: run test bench install clean
 

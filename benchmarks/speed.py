@@ -20,7 +20,7 @@ import numpy as np
 
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import segment
-from boilerbench.datasets.cleaneval import CleanEval
+from boilerbench.datasets.cleaneval import CleanEval, read_page_id
 from boilerbench.datasets.page import Page
 from boilerbench.extractors.bte import BTE
 
@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
     print(f"CleanEval split {args.split}, test pages: {len(ids)}")
 
     pages: list[Page] = []
-    load_ms = time_each(ids, lambda i: pages.append(CleanEval._page(root, i)))
+    load_ms = time_each(ids, lambda i: pages.append(read_page_id(root, i)))
     blocks = []
     segment_ms = time_each(pages, lambda p: blocks.append(segment(p.html)))
     label_ms = time_each(range(len(pages)), lambda k: align_labels(blocks[k], pages[k].gold_text))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from boilerbench.datasets.base import ENV_VAR, kfold
-from boilerbench.datasets.cleaneval import CleanEval, parse_gold, unwrap_html
+from boilerbench.datasets.cleaneval import CleanEval, parse_gold, read_page_id, unwrap_html
 from boilerbench.datasets.download import fetch_dataset, write_manifest
 from boilerbench.datasets.l3s import restore_lost_characters, span_classes
 from boilerbench.datasets.blocks import segment
@@ -173,5 +173,5 @@ def test_dataset_downloads_when_missing(tmp_path, http_server, monkeypatch):
     source = {"manifest": str(tmp_path / "m"), "archives": [{"url": f"{url}/ce.zip", "strip": "r"}]}
     ds = CleanEval(data_dir=tmp_path / "data", source=source)
     assert ds.locate() == tmp_path / "data" / "cleaneval"
-    page = CleanEval._page(ds.locate(), 1)
+    page = read_page_id(ds.locate(), 1)
     assert (page.gold_text, page.url) == ("Hi there", "u")

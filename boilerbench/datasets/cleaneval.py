@@ -75,6 +75,15 @@ def read_page(html_path: Path, gold_path: Path, page_id: str, part: str) -> Page
     )
 
 
+def read_page_id(root: Path, page_id: int) -> Page:
+    """The CleanEval page with this id (ids up to 60 from the dev set, above from the final set)."""
+    if page_id <= LAST_DEV_ID:
+        html, gold, part = root / DEV_INPUT / f"{page_id}.html", root / DEV_GOLD / f"{page_id}-cleaned.txt", "dev"
+    else:
+        html, gold, part = root / FINAL_INPUT / f"{page_id}.html", root / FINAL_GOLD / f"{page_id}.txt", "final"
+    return read_page(html, gold, str(page_id), part)
+
+
 class CleanEval(Dataset):
     """CleanEval 2007 with Web2Text's fixed page-id splits (see the module docstring)."""
 
@@ -85,19 +94,11 @@ class CleanEval(Dataset):
     def load_split(self, root: Path, split: str) -> Split:
         table = json.loads(SPLITS_FILE.read_text(encoding="utf-8"))
         if split == "all":
-            return Split(name=split, test=[self._page(root, i) for i in table["pages"]])
+            return Split(name=split, test=[read_page_id(root, i) for i in table["pages"]])
         parts = table[split]
         return Split(
             name=split,
-            train=[self._page(root, i) for i in parts["train"]],
-            validation=[self._page(root, i) for i in parts["validation"]],
-            test=[self._page(root, i) for i in parts["test"]],
+            train=[read_page_id(root, i) for i in parts["train"]],
+            validation=[read_page_id(root, i) for i in parts["validation"]],
+            test=[read_page_id(root, i) for i in parts["test"]],
         )
-
-    @staticmethod
-    def _page(root: Path, page_id: int) -> Page:
-        if page_id <= LAST_DEV_ID:
-            html, gold, part = root / DEV_INPUT / f"{page_id}.html", root / DEV_GOLD / f"{page_id}-cleaned.txt", "dev"
-        else:
-            html, gold, part = root / FINAL_INPUT / f"{page_id}.html", root / FINAL_GOLD / f"{page_id}.txt", "final"
-        return read_page(html, gold, str(page_id), part)

@@ -132,14 +132,17 @@ def fetch_dataset(source: Mapping, target: "str | os.PathLike[str]") -> None:
                 expected = spec.get("sha256")
                 if expected and sha256_file(Path(tmp.name)) != expected.lower():
                     raise ValueError(f"checksum mismatch for {spec['url']}")
-                for name, fh in _members(Path(tmp.name)):
-                    rel = _destination(name, spec)
-                    if rel is None:
-                        continue
-                    out = _safe_join(staging, rel)
-                    out.parent.mkdir(parents=True, exist_ok=True)
-                    with open(out, "wb") as dst:
-                        shutil.copyfileobj(fh, dst)
+                try:
+                    for name, fh in _members(Path(tmp.name)):
+                        rel = _destination(name, spec)
+                        if rel is None:
+                            continue
+                        out = _safe_join(staging, rel)
+                        out.parent.mkdir(parents=True, exist_ok=True)
+                        with open(out, "wb") as dst:
+                            shutil.copyfileobj(fh, dst)
+                except (zipfile.BadZipFile, tarfile.TarError) as err:
+                    raise ValueError(f"{spec['url']} is not a readable zip or tar archive: {err}") from err
         bad = verify_manifest(staging, manifest)
         if bad:
             shown = ", ".join(bad[:5]) + (f" and {len(bad) - 5} more" if len(bad) > 5 else "")

@@ -114,11 +114,11 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
 def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
     """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``."""
     started = time.perf_counter()
-    seed_everything(int(cfg.seed))
     set_cache_dir(cfg.paths.get("cache_dir"))
     dataset = instantiate(cfg.dataset)
     split = dataset.load()
     extractor = instantiate(cfg.extractor)
+    seed_everything(int(cfg.seed))
     fit_s, loaded = fit_extractor(extractor, cfg, choice_name(cfg, "dataset"), split)
     results = evaluate(extractor, split.test, cfg)
     summary = summarise(cfg, split, results, fit_s, loaded)
