@@ -3,7 +3,8 @@
 The decoded text is re-encoded as UTF-8 and parsed with an explicit encoding, which makes
 lxml accept strings with ``<?xml encoding=...?>`` declarations, NUL and control characters
 (they become U+FFFD). ``huge_tree`` lifts libxml2's size limits; libxml2 still caps nesting
-depth (at 2,048), so every tree walk in the project is iterative, never recursive.
+depth at 2,048 and drops what lies deeper (a 10,000-level page gives an empty extraction),
+and trees that deep are why every tree walk in the project is iterative, never recursive.
 """
 
 from __future__ import annotations
