@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 
 _PUNCTUATION = ",;:.?!"
-_MARKERS = re.compile(r"<[phl]>", re.IGNORECASE)
-_URL_LINE = re.compile(r"\AURL:[^\n]*(\n|\Z)")
+#: CleanEval's paragraph markers; the group captures the kind (p paragraph, h header, l list item).
+CLEANEVAL_MARKER = re.compile(r"<([phl])>", re.IGNORECASE)
+#: CleanEval gold's optional first line, ``URL: <url>``; the group captures the URL.
+CLEANEVAL_URL_LINE = re.compile(r"\A\s*URL:\s*(\S*)[^\n]*(?:\n|\Z)")
 
 
 def normalise_tokens(text: str) -> list[str]:
@@ -29,9 +31,8 @@ def normalise_tokens(text: str) -> list[str]:
 
 def strip_cleaneval_markup(text: str) -> str:
     """Drop a leading ``URL:`` line and replace ``<p> <h> <l>`` markers by spaces (CleanEval gold format)."""
-    text = text.lstrip("\ufeff")
-    text = _URL_LINE.sub("", text.lstrip(), count=1)
-    return _MARKERS.sub(" ", text)
+    text = CLEANEVAL_URL_LINE.sub("", text.lstrip("\ufeff"), count=1)
+    return CLEANEVAL_MARKER.sub(" ", text)
 
 
 def collapse_whitespace(text: str) -> str:

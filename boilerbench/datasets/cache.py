@@ -44,10 +44,14 @@ def content_key(*parts: "str | bytes") -> str:
     return h.hexdigest()
 
 
-def cached_array(step: str, version: str, key: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
-    """Return the array cached for (``step``, ``version``, ``key``), computing and storing it on a miss."""
+def cached_array(
+    step: str, version: str, key_parts: "tuple[str | bytes, ...]", compute: Callable[[], np.ndarray]
+) -> np.ndarray:
+    """Return the array cached for (``step``, ``version``, ``key_parts``), computing and storing it
+    on a miss. The inputs are hashed only when a cache is active."""
     if _cache_dir is None:
         return compute()
+    key = content_key(*key_parts)
     path = _cache_dir / step / version / key[:2] / f"{key}.npy"
     try:
         return np.load(path, allow_pickle=False)

@@ -16,7 +16,7 @@ from pathlib import Path
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
-from boilerbench.text import collapse_whitespace
+from boilerbench.text import CLEANEVAL_MARKER, CLEANEVAL_URL_LINE, collapse_whitespace
 
 SPLITS_FILE = Path(__file__).with_name("cleaneval_splits.json")
 DEV_INPUT = "cleaneval-dev/input"
@@ -28,8 +28,6 @@ LAST_DEV_ID = 60
 _WRAPPER_OPEN = re.compile(rb"\A\s*<text\b([^>]*)>", re.IGNORECASE)
 _WRAPPER_CLOSE = re.compile(rb"</text>\s*\Z", re.IGNORECASE)
 _ATTR = re.compile(rb"""(\w+)\s*=\s*"([^"]*)\"""")
-_URL_LINE = re.compile(r"\A\s*URL:\s*(\S*)[^\n]*\n?")
-_MARKER = re.compile(r"<([phl])>", re.IGNORECASE)
 
 
 def unwrap_html(data: bytes) -> tuple[bytes, dict[str, str]]:
@@ -51,11 +49,11 @@ def parse_gold(text: str) -> tuple[str, str | None]:
     """
     text = text.lstrip("\ufeff")
     url = None
-    match = _URL_LINE.match(text)
+    match = CLEANEVAL_URL_LINE.match(text)
     if match:
         url = match.group(1) or None
         text = text[match.end():]
-    paragraphs = (collapse_whitespace(p) for p in _MARKER.split(text)[::2])
+    paragraphs = (collapse_whitespace(p) for p in CLEANEVAL_MARKER.split(text)[::2])
     return "\n".join(p for p in paragraphs if p), url
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import Blocks, segment
-from boilerbench.datasets.cache import cached_array, content_key
+from boilerbench.datasets.cache import cached_array
 
 #: Bump when the segmentation or the aligner changes, so cached gold labels are recomputed.
 GOLD_LABELS_VERSION = "blocks1-align1"
@@ -38,8 +38,9 @@ class Page:
     @cached_property
     def gold_labels(self) -> np.ndarray:
         """Gold content labels over :attr:`blocks`, from aligning ``gold_text`` (disk-cached)."""
-        key = content_key(self.html, self.gold_text)
-        return cached_array("gold_labels", GOLD_LABELS_VERSION, key, lambda: align_labels(self.blocks, self.gold_text))
+        return cached_array(
+            "gold_labels", GOLD_LABELS_VERSION, (self.html, self.gold_text), lambda: align_labels(self.blocks, self.gold_text)
+        )
 
     def release(self) -> None:
         """Drop the parsed tree and derived artefacts to free memory."""
