@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from boilerbench.errors import BoilerbenchError
 from boilerbench.datasets.l3s import L3SGN1, aligner_agreement
 
 
@@ -26,4 +27,8 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BoilerbenchError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from boilerbench.errors import BoilerbenchError
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.cleaneval import CleanEval, read_page_id
@@ -76,4 +77,8 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except BoilerbenchError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)

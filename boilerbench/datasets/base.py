@@ -112,10 +112,10 @@ class Dataset(ABC):
         how = ""
         if self.source and self.source.get("archives"):
             urls = " and ".join(a["url"] for a in self.source["archives"])
-            how = f" Get it from {urls} (see the dataset's SOURCE notes in README.md),"
+            how = f" Get it from {urls} (see README.md, 'Where the data is looked for')."
         raise DatasetNotFoundError(
             f"Dataset '{self.name}' not found. Looked in: {looked}.{fetch_error}{how} "
-            f"set {ENV_VAR} to the folder that holds '{self.name}/', or pass dataset.root=PATH."
+            f"Set {ENV_VAR} to the folder that holds '{self.name}/', or pass dataset.root=PATH."
         )
 
     def load(self) -> Split:
