@@ -18,3 +18,7 @@ def check_choice(name: str, value: object, options: "tuple | list") -> None:
     if value not in options:
         listed = ", ".join(str(o) for o in options)
         raise ConfigError(f"{name}={value!r} is not valid; choose one of: {listed}")
+
+
+class MissingDependencyError(BoilerbenchError):
+    """An optional package that the selected component needs is not installed."""

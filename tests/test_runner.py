@@ -40,13 +40,17 @@ def test_run_writes_consistent_results(tmp_path):
     for key in ("extractor", "dataset", "split", "n_pages", "n_errors", "metrics", "timing", "config"):
         assert key in on_disk
     assert on_disk["n_pages"] == 4 and on_disk["split"] == "all"
-    assert set(on_disk["metrics"]) == {"cleaneval", "block", "token"}
+    assert set(on_disk["metrics"]) == {"cleaneval", "block", "token", "lcs_error"}
     assert set(on_disk["metrics"]["block"]) == {"accuracy", "precision", "recall", "f1", "macro_f1"}
     assert set(on_disk["timing"]) >= {"extract_ms_per_page", "fit_s"}
     pages = pd.read_csv(out / "pages.csv", keep_default_na=False)
     assert list(pages["page_id"].astype(str)) == ["a", "b", "binary", "empty"]
     assert on_disk["metrics"]["cleaneval"]["mean"] == pytest.approx(pages["cleaneval"].mean())
     assert on_disk["metrics"]["token"]["f1"] == pytest.approx(pages["token_f1"].mean())
+    assert on_disk["metrics"]["lcs_error"]["wrong_rate"] == pytest.approx(pages["lcs_wrong"].mean())
+    # the binary page extracts something that is not its gold: error 1, wrong; page a is exact
+    assert list(pages["lcs_wrong"]) == [False, pages.loc[1, "lcs_error"] > 0.2, True, False]
+    assert pages.loc[0, "lcs_error"] == 0.0 and pages.loc[2, "lcs_error"] == 1.0
     # page a: BTE keeps the article (40 words) and nothing else -> score 100
     assert pages.loc[0, "cleaneval"] == pytest.approx(100.0)
     # the empty page with empty gold scores 100, the binary page 0 against its gold

@@ -9,10 +9,12 @@ from boilerbench.evaluation.cleaneval_score import (
     cleaneval_score,
     cleaneval_tokens,
 )
+from boilerbench.evaluation.lcs_error import WRONG_THRESHOLD, is_wrong, lcs_error, lcs_error_from_counts
 from boilerbench.evaluation.token import token_prf
 
 __all__ = [
     "PRF",
+    "WRONG_THRESHOLD",
     "BlockCounts",
     "CleanEvalCounts",
     "block_counts",
@@ -22,6 +24,9 @@ __all__ = [
     "cleaneval_micro",
     "cleaneval_score",
     "cleaneval_tokens",
+    "is_wrong",
+    "lcs_error",
+    "lcs_error_from_counts",
     "prf_from_counts",
     "token_prf",
 ]

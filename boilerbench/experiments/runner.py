@@ -23,10 +23,11 @@ from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.scoring import PageResult, aggregate, evaluate_page
 from boilerbench.experiments.seed import seed_everything
 from boilerbench.extractors.base import Extractor, Persistent
+from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 log = logging.getLogger(__name__)
 
-_PACKAGES = ("lxml", "numpy", "pandas", "rapidfuzz", "hydra-core", "beautifulsoup4", "torch")
+_PACKAGES = ("lxml", "numpy", "pandas", "rapidfuzz", "hydra-core", "beautifulsoup4", "torch", *REFERENCE_PACKAGES)
 
 
 def choice_name(cfg: DictConfig, group: str) -> str:

@@ -18,6 +18,8 @@ from boilerbench.evaluation import (
     block_page_metrics,
     cleaneval_counts,
     cleaneval_micro,
+    is_wrong,
+    lcs_error_from_counts,
     token_prf,
 )
 from boilerbench.extractors.base import Extraction, Extractor
@@ -60,9 +62,12 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int) -> Page
 
     ce = cleaneval_counts(text, page.gold_text)
     tok = token_prf(text, page.gold_text)
+    error_share = lcs_error_from_counts(ce)
     row = {
         "page_id": page.id,
         "cleaneval": ce.score,
+        "lcs_error": error_share,
+        "lcs_wrong": is_wrong(error_share),
         "token_precision": tok.precision,
         "token_recall": tok.recall,
         "token_f1": tok.f1,
@@ -98,6 +103,10 @@ def aggregate(results: Sequence[PageResult]) -> dict:
         "cleaneval": {
             "mean": float(np.mean(ce_scores)) if rows else float("nan"),
             "micro": cleaneval_micro(r.cleaneval for r in results),
+        },
+        "lcs_error": {
+            "mean": float(np.mean([r["lcs_error"] for r in rows])) if rows else float("nan"),
+            "wrong_rate": float(np.mean([r["lcs_wrong"] for r in rows])) if rows else float("nan"),
         },
         "block": block_metrics(r.blocks for r in results if r.blocks is not None),
         "token": {
