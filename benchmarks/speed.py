@@ -1,29 +1,35 @@
-"""Per-page speed of the hot path on the CleanEval test split (676 pages), one process, one core.
+"""Per-page speed of the hot path and of every extractor, on the CleanEval test split, one process.
 
 Prints mean and p95 milliseconds per page for: loading (read + decode), segmentation (lxml
-parse + canonical blocks), gold labelling (token LCS alignment), and BTE end to end (parse,
-segment and the span search, as a user calls it on raw HTML), and, when it is installed,
-trafilatura's ``extract`` on the same HTML strings, with the ratio, in the same run.
+parse + canonical blocks), gold labelling (token LCS alignment), then each extractor end to
+end as a user calls it on raw HTML (a fresh page each time, so our extractors pay for parsing
+and segmentation), and each one's speed relative to trafilatura's, measured in the same run.
+Reference extractors that are not installed are skipped with a note.
 
     BOILERBENCH_DATA=../shared/datasets python benchmarks/speed.py [--split cleaneval] [--limit N]
+        [--extractors bte,cetd,scedd,trafilatura,...]
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
+from omegaconf import OmegaConf
 
-from boilerbench.errors import BoilerbenchError
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.cleaneval import CleanEval, read_page_id
 from boilerbench.datasets.page import Page
-from boilerbench.extractors.bte import BTE
+from boilerbench.errors import BoilerbenchError, MissingDependencyError, check_choice
+from boilerbench.experiments.runner import build
+
+CONF = Path(__file__).resolve().parents[1] / "conf" / "extractor"
+DEFAULT_EXTRACTORS = "bte,cetd,scedd,trafilatura,readability,justext,boilerpipe,html_to_text"
 
 
 def time_each(items: Sequence, fn: Callable) -> np.ndarray:
@@ -44,6 +50,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="cleaneval")
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--extractors", default=DEFAULT_EXTRACTORS, help="configs in conf/extractor, comma-separated")
     args = parser.parse_args(argv)
 
     dataset = CleanEval(split=args.split, download=False)
@@ -56,23 +63,27 @@ def main(argv: list[str]) -> int:
     blocks = []
     segment_ms = time_each(pages, lambda p: blocks.append(segment(p.html)))
     label_ms = time_each(range(len(pages)), lambda k: align_labels(blocks[k], pages[k].gold_text))
-    bte = BTE()
-    bte_ms = time_each(pages, lambda p: bte.extract(Page(p.id, p.html, "")))
-
     report("load (read + decode)", load_ms)
     report("segment (parse + blocks)", segment_ms)
     report("gold labels (alignment)", label_ms)
     report("segment + gold labels", segment_ms + label_ms)
-    report("BTE (parse + segment + span)", bte_ms)
 
-    if importlib.util.find_spec("trafilatura") is None:
-        print("  trafilatura not installed (pip install -e '.[refs]'): no comparison")
-        return 0
-    import trafilatura
-
-    trafilatura_ms = time_each(pages, lambda p: trafilatura.extract(p.html))
-    report(f"trafilatura {trafilatura.__version__} extract", trafilatura_ms)
-    print(f"  trafilatura / BTE time ratio: {trafilatura_ms.mean() / bte_ms.mean():.1f}x (mean per page)")
+    timings: dict[str, np.ndarray] = {}
+    names = args.extractors.split(",")
+    for name in names:
+        check_choice("--extractors", name, sorted(p.stem for p in CONF.glob("*.yaml")))
+    for name in names:
+        try:
+            extractor = build(OmegaConf.load(CONF / f"{name}.yaml"))
+        except MissingDependencyError as err:
+            print(f"  {name}: skipped ({err})")
+            continue
+        timings[name] = time_each(pages, lambda p: extractor.extract(Page(p.id, p.html, "")))
+        report(f"{name} (end to end)", timings[name])
+    if "trafilatura" in timings:
+        reference = timings["trafilatura"].mean()
+        for name, ms in timings.items():
+            print(f"  {name:<14} trafilatura's time / this one's: {reference / ms.mean():5.1f}x")
     return 0
 
 

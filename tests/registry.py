@@ -2,23 +2,22 @@
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
-from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
-CONF = Path(__file__).resolve().parents[1] / "conf"
+from boilerbench.errors import MissingDependencyError
+from boilerbench.experiments.runner import build
+
+PROJECT = Path(__file__).resolve().parents[1]
+CONF = PROJECT / "conf"
 EXTRACTOR_NAMES = sorted(p.stem for p in (CONF / "extractor").glob("*.yaml"))
 
 
 def make_extractor(name: str):
     """Instantiate ``conf/extractor/<name>.yaml``; skip when an optional package is missing."""
-    cfg = OmegaConf.load(CONF / "extractor" / f"{name}.yaml")
-    module = str(cfg["_target_"]).rsplit(".", 1)[0]
     try:
-        importlib.import_module(module)
-    except ImportError as err:
-        pytest.skip(f"{name}: optional dependency missing ({err})")
-    return instantiate(cfg)
+        return build(OmegaConf.load(CONF / "extractor" / f"{name}.yaml"))
+    except MissingDependencyError as err:
+        pytest.skip(f"{name}: {err}")

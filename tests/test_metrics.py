@@ -84,3 +84,35 @@ def test_block_metrics_micro_and_macro():
 def test_block_counts_reject_mismatched_lengths():
     with pytest.raises(ValueError):
         block_counts(np.array([1, 0]), np.array([1]))
+
+
+def test_lcs_error_by_hand():
+    from boilerbench.evaluation import is_wrong, lcs_error
+
+    # result "a b c d e" against gold "a b x c": LCS "a b c" = 3 of 5 result tokens
+    assert lcs_error("a b c d e", "a b x c") == pytest.approx(1 - 3 / 5)
+    assert lcs_error("A, b. c", "a b c more gold") == 0.0  # normalised tokens; extra gold is not an error
+    assert lcs_error("", "gold") == 1.0 and lcs_error("", "") == 0.0
+    assert lcs_error("x y z", "") == 1.0
+    assert not is_wrong(0.2) and is_wrong(0.2001)
+    assert not is_wrong(lcs_error("a b c d e", "a b c d"))  # error 1/5 = 0.2: not wrong
+    assert is_wrong(lcs_error("a b c x y", "a b c"))  # error 2/5
+
+
+def test_rouge_lsum_by_hand():
+    from boilerbench.evaluation import PRF, rouge_lsum
+
+    # one reference sentence "a b c d" against candidates "a x b" and "c d y":
+    # the union of the two LCS hits is {a, b, c, d}: 4 hits of 4 reference and 6 predicted tokens
+    r = rouge_lsum("a x b\nc d y", "a b c d")
+    assert (r.recall, r.precision) == (1.0, pytest.approx(4 / 6))
+    assert r.f1 == pytest.approx(2 * (4 / 6) / (1 + 4 / 6))
+    # sentences also end after . ! ? (here "b." is not "b": punctuation is kept, so only a, c, d hit)
+    assert rouge_lsum("a x b. c d y", "a b c d") == PRF(0.5, 0.75, 0.6)
+    # case is kept (whitespace tokens); a token is credited at most as often as it occurs
+    assert rouge_lsum("The end.", "the end.").recall == 0.5
+    assert rouge_lsum("a a a", "a").precision == pytest.approx(1 / 3)
+    # Bevendorff et al.'s empty conventions
+    assert rouge_lsum("", "") == PRF(1.0, 1.0, 1.0)
+    assert rouge_lsum("x", "") == PRF(0.0, 1.0, 0.0)
+    assert rouge_lsum("", "gold") == PRF(0.0, 0.0, 0.0)

@@ -1,5 +1,6 @@
 """Integration tests on the real datasets (run when BOILERBENCH_DATA is set, as in CI)."""
 
+import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
@@ -64,3 +65,19 @@ def test_bounds_and_bte_on_cleaneval_test(data_root, tmp_path):
     assert 0.75 <= bte["metrics"]["block"]["f1"] <= 0.85
     assert bte["metrics"]["block"]["f1"] > floor["metrics"]["block"]["f1"]
     assert bte["metrics"]["block"]["accuracy"] > floor["metrics"]["block"]["accuracy"]
+
+
+@pytest.mark.slow
+def test_density_methods_on_cleaneval_test(data_root, tmp_path):
+    cetd = _run(tmp_path, "cetd")
+    assert cetd["n_errors"] == 0
+    assert 0.79 <= cetd["metrics"]["block"]["f1"] <= 0.84  # measured 0.815 (CTD, DensitySum)
+    scedd = _run(tmp_path, "scedd")
+    assert scedd["n_errors"] == 0
+    pages = pd.read_csv(tmp_path / "scedd" / "pages.csv", dtype={"page_id": str})
+    assert (pages["branch"] == pages["page_class"]).all()
+    assert 150 <= (pages["page_class"] == "short").sum() <= 180  # measured 165 of 676
+    # SCEDD hands its long pages to CETD with the same settings: identical scores there
+    cetd_pages = pd.read_csv(tmp_path / "cetd" / "pages.csv", dtype={"page_id": str}).set_index("page_id")
+    long_pages = pages[pages["branch"] == "long"].set_index("page_id")
+    assert (long_pages["cleaneval"] == cetd_pages.loc[long_pages.index, "cleaneval"]).all()

@@ -60,6 +60,14 @@ def test_run_writes_consistent_results(tmp_path):
     assert summary["metrics"] == on_disk["metrics"]
 
 
+def test_rouge_is_scored_on_request(tmp_path):
+    summary = run(make_cfg(tmp_path, "extractor=bte", "rouge=true"), tmp_path / "out")
+    pages = pd.read_csv(tmp_path / "out" / "pages.csv", keep_default_na=False)
+    assert summary["metrics"]["rouge_lsum"]["f1"] == pytest.approx(pages["rouge_f1"].mean())
+    assert pages.loc[0, "rouge_f1"] == 1.0 and pages.loc[3, "rouge_f1"] == 1.0  # exact page; both empty
+    assert "rouge_lsum" not in run(make_cfg(tmp_path, "extractor=bte"), tmp_path / "plain")["metrics"]
+
+
 def test_learned_model_is_cached_and_reused(tmp_path):
     overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
     Memorising.fits = 0
@@ -102,6 +110,28 @@ def test_cli_wrong_choice_lists_options(tmp_path):
     assert "Available options in 'extractor'" in proc.stderr and "bte" in proc.stderr
     proc = _cli("dataset=plaintext", f"dataset.root={tmp_path}", "dataset.split=train", f"hydra.run.dir={tmp_path}/run")
     assert proc.returncode == 2 and "choose one of: all" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_cli_wrong_extractor_value_is_one_clear_message(tmp_path):
+    data = write_pairs(tmp_path / "pages", PAGES)
+    proc = _cli("extractor=cetd", "extractor.density=heavy", "dataset=plaintext", f"dataset.root={data}",
+                f"hydra.run.dir={tmp_path}/run")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "extractor.density='heavy' is not valid; choose one of: td, ctd" in proc.stderr
+
+
+def test_cli_multirun_sweep_writes_one_summary_per_job(tmp_path):
+    data = write_pairs(tmp_path / "pages", PAGES)
+    proc = _cli("-m", "extractor=scedd", "extractor.top_coef=0,0.05,0.1", "extractor.mode=short", "dataset=plaintext",
+                f"dataset.root={data}", f"hydra.sweep.dir={tmp_path}/sweep", "progress=false")
+    assert proc.returncode == 0, proc.stderr
+    summaries = sorted((tmp_path / "sweep").glob("*/summary.json"))
+    assert [p.parent.name for p in summaries] == ["0_scedd_plaintext", "1_scedd_plaintext", "2_scedd_plaintext"]
+    coefs = [json.loads(p.read_text())["config"]["extractor"]["top_coef"] for p in summaries]
+    assert coefs == [0.0, 0.05, 0.1]
+    for path in summaries:
+        pages = pd.read_csv(path.parent / "pages.csv")
+        assert set(pages["branch"]) == {"short"} and len(pages) == 4
 
 
 def test_seed_everything_makes_generators_repeat():

@@ -10,6 +10,7 @@ from boilerbench.evaluation.cleaneval_score import (
     cleaneval_tokens,
 )
 from boilerbench.evaluation.lcs_error import WRONG_THRESHOLD, is_wrong, lcs_error, lcs_error_from_counts
+from boilerbench.evaluation.rouge import rouge_lsum
 from boilerbench.evaluation.token import token_prf
 
 __all__ = [
@@ -28,5 +29,6 @@ __all__ = [
     "lcs_error",
     "lcs_error_from_counts",
     "prf_from_counts",
+    "rouge_lsum",
     "token_prf",
 ]

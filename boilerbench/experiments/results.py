@@ -45,6 +45,12 @@ def format_summary(summary: dict) -> str:
         f"  block (micro)     acc {b['accuracy']:.3f}  P {b['precision']:.3f}  R {b['recall']:.3f}  "
         f"F1 {b['f1']:.3f}   macro F1 {b['macro_f1']:.3f}",
         f"  token bag-of-words  P {t['precision']:.3f}  R {t['recall']:.3f}  F1 {t['f1']:.3f}",
+        f"  SCEDD error       mean {m['lcs_error']['mean']:.3f}   wrong (> 0.2) {m['lcs_error']['wrong_rate']:.3f}",
+    ]
+    if "rouge_lsum" in m:
+        r = m["rouge_lsum"]
+        lines.append(f"  ROUGE-LSum        P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}")
+    lines += [
         f"  time  extract {summary['timing']['extract_ms_per_page']:.2f} ms/page (p95 "
         f"{summary['timing']['extract_ms_p95']:.2f}), fit {summary['timing']['fit_s']:.2f} s",
     ]

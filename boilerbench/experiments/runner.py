@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
+from hydra.errors import InstantiationException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
@@ -18,6 +19,7 @@ from tqdm import tqdm
 from boilerbench import __version__
 from boilerbench.datasets.base import Split
 from boilerbench.datasets.cache import set_cache_dir
+from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments.model_cache import load_cached, model_key, save_cached
 from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.scoring import PageResult, aggregate, evaluate_page
@@ -51,6 +53,17 @@ def package_versions(names: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
     return found
 
 
+def build(node: DictConfig):
+    """``hydra.utils.instantiate``, re-raising a user-facing error (a bad option, a missing optional
+    package) as itself rather than wrapped in Hydra's ``InstantiationException``."""
+    try:
+        return instantiate(node)
+    except InstantiationException as err:
+        if isinstance(err.__cause__, BoilerbenchError):
+            raise err.__cause__ from None
+        raise
+
+
 def fit_extractor(extractor: Extractor, cfg: DictConfig, dataset_name: str, split: Split) -> tuple[float, bool]:
     """Fit on the split's training pages, or load the cached fitted model. Returns (seconds, loaded)."""
     start = time.perf_counter()
@@ -77,7 +90,7 @@ def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
     limit = int(cfg.max_page_mb * 1_000_000)
     results = []
     for page in tqdm(pages, desc="extract", unit="page", disable=not cfg.progress, leave=False):
-        results.append(evaluate_page(extractor, page, limit))
+        results.append(evaluate_page(extractor, page, limit, rouge=bool(cfg.get("rouge", False))))
         page.release()
     return results
 
@@ -116,9 +129,9 @@ def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
     """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``."""
     started = time.perf_counter()
     set_cache_dir(cfg.paths.get("cache_dir"))
-    dataset = instantiate(cfg.dataset)
+    dataset = build(cfg.dataset)
     split = dataset.load()
-    extractor = instantiate(cfg.extractor)
+    extractor = build(cfg.extractor)
     seed_everything(int(cfg.seed))
     fit_s, loaded = fit_extractor(extractor, cfg, choice_name(cfg, "dataset"), split)
     results = evaluate(extractor, split.test, cfg)

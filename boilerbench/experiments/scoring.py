@@ -20,6 +20,7 @@ from boilerbench.evaluation import (
     cleaneval_micro,
     is_wrong,
     lcs_error_from_counts,
+    rouge_lsum,
     token_prf,
 )
 from boilerbench.extractors.base import Extraction, Extractor
@@ -52,9 +53,10 @@ def _extract(extractor: Extractor, page: Page, max_html_chars: int) -> tuple[Ext
         return None, _describe(err)
 
 
-def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int) -> PageResult:
-    """Extract and score one page. ``extract_ms`` includes parsing and segmentation when the
-    extractor is the first to use ``page.blocks`` (the runner makes sure it is)."""
+def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: bool = False) -> PageResult:
+    """Extract and score one page (with ROUGE-LSum too when ``rouge``). ``extract_ms`` includes
+    parsing and segmentation when the extractor is the first to use ``page.blocks`` (the runner
+    makes sure it is)."""
     start = time.perf_counter()
     extraction, error = _extract(extractor, page, max_html_chars)
     extract_ms = 1000 * (time.perf_counter() - start)
@@ -72,6 +74,9 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int) -> Page
         "token_recall": tok.recall,
         "token_f1": tok.f1,
     }
+    if rouge:
+        lsum = rouge_lsum(text, page.gold_text)
+        row.update({"rouge_precision": lsum.precision, "rouge_recall": lsum.recall, "rouge_f1": lsum.f1})
 
     counts = None
     if len(page.html) <= max_html_chars:
@@ -99,7 +104,7 @@ def aggregate(results: Sequence[PageResult]) -> dict:
     """The ``metrics`` section of ``summary.json`` (block metrics over pages that could be segmented)."""
     rows = [r.row for r in results]
     ce_scores = [r["cleaneval"] for r in rows]
-    return {
+    metrics = {
         "cleaneval": {
             "mean": float(np.mean(ce_scores)) if rows else float("nan"),
             "micro": cleaneval_micro(r.cleaneval for r in results),
@@ -114,3 +119,6 @@ def aggregate(results: Sequence[PageResult]) -> dict:
             for k in ("precision", "recall", "f1")
         },
     }
+    if rows and "rouge_f1" in rows[0]:
+        metrics["rouge_lsum"] = {k: float(np.mean([r[f"rouge_{k}"] for r in rows])) for k in ("precision", "recall", "f1")}
+    return metrics

@@ -1,0 +1,76 @@
+"""The reference extractors: thin adapters over third-party packages (the ``refs`` extra)."""
+
+import subprocess
+import sys
+
+import pytest
+
+from boilerbench.datasets.page import Page
+from boilerbench.errors import MissingDependencyError
+from boilerbench.extractors.references import PageTooLargeError, require
+from registry import PROJECT, make_extractor
+
+REFERENCES = ["boilerpipe", "html_to_text", "justext", "readability", "trafilatura"]
+
+ARTICLE = " ".join(
+    [
+        "The council met on Tuesday evening to discuss the new library building on the main square.",
+        "After a long debate, the members agreed that construction would begin in the spring,",
+        "and that the old reading room would stay open until the new building is finished.",
+        "Residents who spoke at the meeting welcomed the decision and asked for longer opening hours.",
+    ]
+)
+SECOND = "The mayor said that the budget for the project had been approved last year and would not change."
+PAGE = (
+    "<html><head><title>Library plans approved</title></head><body>"
+    '<div id="menu"><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>'
+    '<li><a href="/sport">Sport</a></li><li><a href="/contact">Contact</a></li></ul></div>'
+    f"<div id=\"article\"><h1>Library plans approved</h1><p>{ARTICLE}</p><p>{SECOND}</p></div>"
+    '<div id="footer"><a href="/privacy">Privacy</a> | <a href="/terms">Terms</a></div>'
+    "</body></html>"
+)
+
+
+@pytest.mark.parametrize("name", REFERENCES)
+def test_reference_extracts_the_article(name):
+    extractor = make_extractor(name)
+    text = extractor.extract(Page("p", PAGE, ARTICLE)).text
+    assert "construction would begin in the spring" in text
+    assert "The council met on Tuesday evening" in text and "budget for the project" in text
+    if name == "html_to_text":  # the baseline keeps everything
+        assert "Contact" in text and "Privacy" in text
+    else:
+        assert "Privacy" not in text
+
+
+@pytest.mark.parametrize("name", REFERENCES)
+def test_reference_limits(name):
+    extractor = make_extractor(name)
+    assert extractor.extract(Page("p", "  \n ", "")).text == ""
+    extractor.max_html_chars = 100
+    with pytest.raises(PageTooLargeError, match="limit 100"):
+        extractor.extract(Page("p", PAGE, ""))
+
+
+def test_missing_package_gives_the_install_command():
+    with pytest.raises(MissingDependencyError, match=r"'no-such-package'.*pip install -e \"\.\[refs\]\""):
+        require("no_such_module_for_boilerbench", "no-such-package")
+
+
+def test_missing_package_is_one_clear_cli_message(tmp_path):
+    # Hide trafilatura from the child process: the run stops with one line, no traceback.
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text("import sys\nsys.modules['trafilatura'] = None\n")
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin", "BOILERBENCH_DATA": str(tmp_path)}
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "a.html").write_text("<p>x</p>")
+    (pages / "a.txt").write_text("x")
+    proc = subprocess.run(
+        [sys.executable, "run.py", "extractor=trafilatura", "dataset=plaintext", f"dataset.root={pages}",
+         f"hydra.run.dir={tmp_path / 'out'}"],
+        cwd=PROJECT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 2
+    assert "trafilatura" in proc.stderr and 'pip install -e ".[refs]"' in proc.stderr
+    assert "Traceback" not in proc.stderr
