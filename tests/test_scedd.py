@@ -6,7 +6,8 @@ from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.extractors.dom_stats import dom_stats
-from boilerbench.extractors.scedd import SCEDD, FORM_TAGS, coarse_bytes, find_title, weighted_text_density
+from boilerbench.extractors.cetd import text_density
+from boilerbench.extractors.scedd import SCEDD, coarse_bytes, find_title, weighted_text_density
 
 HEADER = "H" * 200  # dense, at line 0
 CONTENT = "C" * 100  # the short main text, in the middle
@@ -88,8 +89,8 @@ def test_classifier_routes_by_the_coarse_extraction_size():
     short_html = "<body><div><a>menu</a></div><p>" + "word " * 20 + "</p><p>Copyright</p></body>"
     for html, size, expected in ((long_html, 499, "long"), (short_html, 99, "short")):
         page = Page("p", html, "")
-        stats = dom_stats(page.blocks, removed_tags=FORM_TAGS)
-        assert coarse_bytes(stats, page.blocks.texts, weighted_text_density(stats, 0.5)) == size
+        stats = dom_stats(page.blocks)
+        assert coarse_bytes(stats, page.blocks.texts, text_density(stats)) == size
         info = SCEDD().extract(page).info
         assert info == {"page_class": expected, "branch": expected, "coarse_bytes": size}
     forced = SCEDD(mode="short").extract(Page("p", long_html, "")).info

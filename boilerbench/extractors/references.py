@@ -155,11 +155,14 @@ class Boilerpipe(ReferenceExtractor):
 
 class HtmlToText(ReferenceExtractor):
     """A plain HTML-to-text baseline: inscriptis renders the whole page as text (layout-aware,
-    no content selection), the upper bound on recall of any text-only method."""
+    no content selection), the upper bound on recall of any text-only method. It is given the
+    tree our parser builds: its own entry point hands the string to lxml, which refuses strings
+    with an ``<?xml encoding?>`` declaration (one L3S-GN1 page)."""
 
     def __init__(self, max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS) -> None:
         self.max_html_chars = max_html_chars
         self._lib = require("inscriptis", "inscriptis")
 
     def _text(self, page: Page) -> str:
-        return self._lib.get_text(page.html)
+        root = parse_html(page.html)
+        return self._lib.Inscriptis(root).get_text() if root is not None else ""

@@ -1,10 +1,10 @@
 """SCEDD, Short Content Extraction via Depth of DOM tree, with its short-page classifier
 (Xi, Guo, Li et al., Journal of Chinese Information Processing 30(1), 2016; papers/004).
 
-Classifier (sec. 2.2): a coarse extraction takes the single element of largest text density;
-when its text is under ``short_threshold_bytes`` (UTF-8 bytes; 450 in sec. 4.2) the page is
-*short* and goes to SCEDD, else *long* and goes to CETD (the density method the paper uses
-for long pages).
+Classifier (sec. 2.2): a coarse extraction takes the single element of largest text density
+(TD = characters / tags below, on the page as parsed); when its text is under
+``short_threshold_bytes`` (UTF-8 bytes; 450 in sec. 4.2) the page is *short* and goes to SCEDD,
+else *long* and goes to CETD unchanged (the density method the paper uses for long pages).
 
 SCEDD (sec. 3.2), step by step:
 
@@ -40,7 +40,7 @@ import numpy as np
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice
 from boilerbench.extractors.base import Extraction, HeuristicExtractor
-from boilerbench.extractors.cetd import DENSITIES, SELECTIONS, cetd_content, threshold_walk
+from boilerbench.extractors.cetd import DENSITIES, SELECTIONS, cetd_content, text_density, threshold_walk
 from boilerbench.extractors.dom_stats import DomStats, dom_stats
 from boilerbench.text import collapse_whitespace
 
@@ -158,27 +158,27 @@ class SCEDD(HeuristicExtractor):
 
     def extract(self, page: Page) -> Extraction:
         blocks = page.blocks
-        stats = dom_stats(blocks, removed_tags=FORM_TAGS)
-        empty = np.zeros(len(blocks), dtype=np.int8)
+        stats = dom_stats(blocks)
         if stats is None or stats.C[0] == 0:
+            empty = np.zeros(len(blocks), dtype=np.int8)
             return Extraction.from_labels(page, empty, page_class="short", branch=self._branch("short"), coarse_bytes=0)
-        density = weighted_text_density(stats, self.link_weight)
-        size = coarse_bytes(stats, blocks.texts, density)
+        size = coarse_bytes(stats, blocks.texts, text_density(stats))
         page_class = "short" if size < self.short_threshold_bytes else "long"
         branch = self._branch(page_class)
         if branch == "long":
-            content = cetd_content(stats, self.long_density, self.long_selection)
+            labels = stats.block_labels(cetd_content(stats, self.long_density, self.long_selection))
         else:
-            content = self._short_content(stats, blocks.texts, density, page)
-        return Extraction.from_labels(
-            page, stats.block_labels(content), page_class=page_class, branch=branch, coarse_bytes=size
-        )
+            short_stats = dom_stats(blocks, removed_tags=FORM_TAGS)
+            labels = short_stats.block_labels(self._short_content(short_stats, page))
+        return Extraction.from_labels(page, labels, page_class=page_class, branch=branch, coarse_bytes=size)
 
     def _branch(self, page_class: str) -> str:
         return page_class if self.mode == "auto" else self.mode
 
-    def _short_content(self, stats: DomStats, texts: list[str], density: np.ndarray, page: Page) -> np.ndarray:
-        """Steps 4 to 8 of SCEDD: the elements whose directly held text is the content."""
+    def _short_content(self, stats: DomStats, page: Page) -> np.ndarray:
+        """Steps 3 to 8 of SCEDD: the elements whose directly held text is the content."""
+        texts = page.blocks.texts
+        density = weighted_text_density(stats, self.link_weight)
         title_node = page.blocks.root.find(".//title") if page.blocks.root is not None else None
         title_text = (title_node.text or "") if title_node is not None else ""
         title = find_title(stats, texts, title_text)
