@@ -39,3 +39,21 @@ def test_mixed_encodings_lose_nothing_silently():
 
 def test_nul_and_control_characters_are_removed():
     assert decode_bytes(b"<p>a\x00b\x01c\td\ne</p>") == "<p>abc\td\ne</p>"
+
+
+def test_detector_verdict_is_cached(tmp_path, monkeypatch):
+    from boilerbench.datasets import encoding
+    from boilerbench.datasets.cache import set_cache_dir
+
+    calls = []
+    detect = encoding._detect
+    monkeypatch.setattr(encoding, "_detect", lambda data, is_html: calls.append(1) or detect(data, is_html))
+    data = "<p>Крупнейшие города России: Москва, Санкт-Петербург</p>".encode("koi8-r")
+    set_cache_dir(tmp_path)
+    try:
+        first = decode_bytes(data)
+        second = decode_bytes(data)
+    finally:
+        set_cache_dir(None)
+    assert first == second and len(calls) == 1
+    assert len(list((tmp_path / "encoding").rglob("*.txt"))) == 1

@@ -44,23 +44,39 @@ def content_key(*parts: "str | bytes") -> str:
     return h.hexdigest()
 
 
-def cached_array(
-    step: str, version: str, key_parts: "tuple[str | bytes, ...]", compute: Callable[[], np.ndarray]
-) -> np.ndarray:
-    """Return the array cached for (``step``, ``version``, ``key_parts``), computing and storing it
-    on a miss. The inputs are hashed only when a cache is active."""
+def _cached(step: str, version: str, key_parts: tuple, compute: Callable, suffix: str, read: Callable, write: Callable):
+    """The shared lookup: hash the inputs (only when a cache is active), read, or compute and store."""
     if _cache_dir is None:
         return compute()
     key = content_key(*key_parts)
-    path = _cache_dir / step / version / key[:2] / f"{key}.npy"
+    path = _cache_dir / step / version / key[:2] / f"{key}{suffix}"
     try:
-        return np.load(path, allow_pickle=False)
+        return read(path)
     except FileNotFoundError:
         pass
     except (ValueError, OSError) as err:  # a corrupt entry is recomputed, never trusted
         log.warning("ignoring unreadable cache entry %s: %s", path, err)
     value = compute()
+    atomic_write_bytes(path, write(value))
+    return value
+
+
+def _npy_bytes(value: np.ndarray) -> bytes:
     buf = io.BytesIO()
     np.save(buf, value, allow_pickle=False)
-    atomic_write_bytes(path, buf.getvalue())
-    return value
+    return buf.getvalue()
+
+
+def cached_array(
+    step: str, version: str, key_parts: "tuple[str | bytes, ...]", compute: Callable[[], np.ndarray]
+) -> np.ndarray:
+    """Return the array cached for (``step``, ``version``, ``key_parts``), computing and storing it
+    on a miss. The inputs are hashed only when a cache is active."""
+    return _cached(step, version, key_parts, compute, ".npy", lambda p: np.load(p, allow_pickle=False), _npy_bytes)
+
+
+def cached_text(step: str, version: str, key_parts: "tuple[str | bytes, ...]", compute: Callable[[], str]) -> str:
+    """Like :func:`cached_array`, for a short text value (stored as UTF-8)."""
+    return _cached(
+        step, version, key_parts, compute, ".txt", lambda p: p.read_bytes().decode("utf-8"), lambda v: v.encode("utf-8")
+    )

@@ -29,7 +29,7 @@ from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 log = logging.getLogger(__name__)
 
-_PACKAGES = ("lxml", "numpy", "pandas", "rapidfuzz", "hydra-core", "beautifulsoup4", "torch", *REFERENCE_PACKAGES)
+_PACKAGES = ("lxml", "numpy", "pandas", "rapidfuzz", "hydra-core", "beautifulsoup4", "chardet", "torch", *REFERENCE_PACKAGES)
 
 
 def choice_name(cfg: DictConfig, group: str) -> str:
