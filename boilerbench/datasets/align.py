@@ -29,16 +29,22 @@ class AlignmentTooLargeError(ValueError):
     """The two token streams are too long to align within the memory bound."""
 
 
-def matched_tokens(source: Sequence[str], target: Sequence[str]) -> np.ndarray:
-    """Boolean mask over ``source``: True where the token is part of an optimal LCS with ``target``."""
-    mask = np.zeros(len(source), dtype=bool)
+def token_alignment(source: Sequence[str], target: Sequence[str]) -> np.ndarray:
+    """For each ``source`` token, the index of the ``target`` token it is matched to in an optimal
+    LCS alignment, or -1."""
+    match = np.full(len(source), -1, dtype=np.int64)
     if not source or not target:
-        return mask
+        return match
     if len(source) * len(target) > MAX_CELLS:
         raise AlignmentTooLargeError(f"cannot align {len(source)} x {len(target)} tokens")
     for block in LCSseq.editops(source, target).as_matching_blocks():
-        mask[block.a : block.a + block.size] = True
-    return mask
+        match[block.a : block.a + block.size] = np.arange(block.b, block.b + block.size)
+    return match
+
+
+def matched_tokens(source: Sequence[str], target: Sequence[str]) -> np.ndarray:
+    """Boolean mask over ``source``: True where the token is part of an optimal LCS with ``target``."""
+    return token_alignment(source, target) >= 0
 
 
 def align_labels(blocks: Blocks, text: str, threshold: float = 2 / 3) -> np.ndarray:

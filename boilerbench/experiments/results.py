@@ -54,6 +54,12 @@ def format_summary(summary: dict) -> str:
         f"  time  extract {summary['timing']['extract_ms_per_page']:.2f} ms/page (p95 "
         f"{summary['timing']['extract_ms_p95']:.2f}), fit {summary['timing']['fit_s']:.2f} s",
     ]
+    if "cv" in summary:
+        mean, std = summary["cv"]["mean"], summary["cv"]["std"]
+        lines.append(
+            f"  {summary['cv']['folds']}-fold CV (mean +- sd over folds): block F1 {mean['block_f1']:.3f} +- "
+            f"{std['block_f1']:.3f}   CleanEval {mean['cleaneval_mean']:.2f} +- {std['cleaneval_mean']:.2f}"
+        )
     if summary.get("output_dir"):
         lines.append(f"  results in {summary['output_dir']}")
     return "\n".join(lines)

@@ -17,9 +17,9 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from boilerbench import __version__
-from boilerbench.datasets.base import Split
+from boilerbench.datasets.base import Split, kfold
 from boilerbench.datasets.cache import set_cache_dir
-from boilerbench.errors import BoilerbenchError
+from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
 from boilerbench.experiments.model_cache import load_cached, model_key, save_cached
 from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.scoring import PageResult, aggregate, evaluate_page
@@ -125,17 +125,85 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
     }
 
 
+#: The per-fold figures whose mean and standard deviation a cross-validated run reports.
+CV_FIGURES = {
+    "cleaneval_mean": ("cleaneval", "mean"),
+    "block_accuracy": ("block", "accuracy"),
+    "block_precision": ("block", "precision"),
+    "block_recall": ("block", "recall"),
+    "block_f1": ("block", "f1"),
+    "token_f1": ("token", "f1"),
+}
+
+
+def cv_pool(split: Split, pool: str) -> list:
+    """The pages cross-validation folds are cut from: the split's training and validation pages
+    (``train``), every page of the split (``all``), or ``auto``: the training pages when there
+    are any, else the test pages (L3S-GN1's split ``all`` has no training pages)."""
+    check_choice("cv.pool", pool, ("auto", "train", "all"))
+    training = [*split.train, *split.validation]
+    if pool == "train" or (pool == "auto" and training):
+        return training
+    return [*training, *split.test]
+
+
+def run_cv(cfg: DictConfig, split: Split, folds: int) -> tuple[list[PageResult], dict, float]:
+    """Fit and test each fold of ``cfg.cv.folds``-fold cross-validation; every page is tested once.
+
+    Returns the results (each row with its ``fold``), the ``cv`` summary section (per fold and
+    mean and standard deviation over folds of :data:`CV_FIGURES`) and the total fit time.
+    """
+    pool = cv_pool(split, str(cfg.cv.get("pool", "auto")))
+    if not 2 <= folds <= len(pool):
+        raise ConfigError(f"cv.folds={folds} needs 2 <= folds <= {len(pool)} (the pages in the pool)")
+    results: list[PageResult] = []
+    per_fold = []
+    fit_total = 0.0
+    for number, fold in enumerate(kfold(pool, folds, seed=int(cfg.seed)), start=1):
+        extractor = build(cfg.extractor)
+        seed_everything(int(cfg.seed))
+        fit_s, loaded = fit_extractor(extractor, cfg, choice_name(cfg, "dataset"), fold)
+        fit_total += fit_s
+        fold_results = evaluate(extractor, fold.test, cfg)
+        for r in fold_results:
+            r.row["fold"] = number
+        metrics = aggregate(fold_results)
+        per_fold.append({"fold": number, "n_train": len(fold.train), "n_test": len(fold.test),
+                         "fit_s": fit_s, "model_loaded_from_cache": loaded,
+                         **{name: metrics[a][b] for name, (a, b) in CV_FIGURES.items()}})
+        results.extend(fold_results)
+    section = {
+        "folds": folds,
+        "pool": len(pool),
+        "per_fold": per_fold,
+        "mean": {name: float(np.mean([f[name] for f in per_fold])) for name in CV_FIGURES},
+        "std": {name: float(np.std([f[name] for f in per_fold], ddof=1)) for name in CV_FIGURES},
+    }
+    return results, section, fit_total
+
+
 def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
-    """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``."""
+    """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``.
+
+    With ``cv.folds=K`` the extractor is cross-validated over the split's training pool instead
+    (see :func:`run_cv`); the pooled metrics cover every page of the pool once.
+    """
     started = time.perf_counter()
     set_cache_dir(cfg.paths.get("cache_dir"))
     dataset = build(cfg.dataset)
     split = dataset.load()
-    extractor = build(cfg.extractor)
-    seed_everything(int(cfg.seed))
-    fit_s, loaded = fit_extractor(extractor, cfg, choice_name(cfg, "dataset"), split)
-    results = evaluate(extractor, split.test, cfg)
-    summary = summarise(cfg, split, results, fit_s, loaded)
+    folds = int(cfg.get("cv", {}).get("folds", 0) or 0)
+    if folds:
+        results, section, fit_s = run_cv(cfg, split, folds)
+        summary = summarise(cfg, split, results, fit_s, False)
+        summary["split"] = f"{split.name}/cv{folds}"
+        summary["cv"] = section
+    else:
+        extractor = build(cfg.extractor)
+        seed_everything(int(cfg.seed))
+        fit_s, loaded = fit_extractor(extractor, cfg, choice_name(cfg, "dataset"), split)
+        results = evaluate(extractor, split.test, cfg)
+        summary = summarise(cfg, split, results, fit_s, loaded)
     summary["output_dir"] = str(Path(output_dir).resolve())
     summary["timing"]["wall_s"] = time.perf_counter() - started
     write_results(Path(output_dir), results, summary, predictions=bool(cfg.save_predictions))
