@@ -3,7 +3,8 @@
 Prints mean and p95 milliseconds per page for: loading (read + decode), segmentation (lxml
 parse + canonical blocks), gold labelling (token LCS alignment), then each extractor end to
 end as a user calls it on raw HTML (a fresh page each time, so our extractors pay for parsing
-and segmentation), and each one's speed relative to trafilatura's, measured in the same run.
+and segmentation), and each one's speed relative to trafilatura's, measured in the same run. Learned extractors
+are first fitted on the split's training and validation pages, and the fit time is printed.
 Reference extractors that are not installed are skipped with a note.
 
     BOILERBENCH_DATA=../shared/datasets python benchmarks/speed.py [--split cleaneval] [--limit N]
@@ -29,7 +30,7 @@ from boilerbench.errors import BoilerbenchError, MissingDependencyError, check_c
 from boilerbench.experiments.runner import build
 
 CONF = Path(__file__).resolve().parents[1] / "conf" / "extractor"
-DEFAULT_EXTRACTORS = "bte,cetd,scedd,trafilatura,readability,justext,boilerpipe,html_to_text"
+DEFAULT_EXTRACTORS = "bte,cetd,scedd,crf,trafilatura,readability,justext,boilerpipe,html_to_text"
 
 
 def time_each(items: Sequence, fn: Callable) -> np.ndarray:
@@ -55,7 +56,8 @@ def main(argv: list[str]) -> int:
 
     dataset = CleanEval(split=args.split, download=False)
     root = dataset.locate()
-    ids = [int(p.id) for p in dataset.load_split(root, args.split).test][: args.limit]
+    split = dataset.load_split(root, args.split)
+    ids = [int(p.id) for p in split.test][: args.limit]
     print(f"CleanEval split {args.split}, test pages: {len(ids)}")
 
     pages: list[Page] = []
@@ -78,6 +80,11 @@ def main(argv: list[str]) -> int:
         except MissingDependencyError as err:
             print(f"  {name}: skipped ({err})")
             continue
+        if getattr(extractor, "learns", True):
+            training = [*split.train, *split.validation]
+            start = time.perf_counter()
+            extractor.fit(training, None)
+            print(f"  {name}: fitted on {len(training)} pages in {time.perf_counter() - start:.2f} s")
         timings[name] = time_each(pages, lambda p: extractor.extract(Page(p.id, p.html, "")))
         report(f"{name} (end to end)", timings[name])
     if "trafilatura" in timings:

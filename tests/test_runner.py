@@ -5,10 +5,12 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
+from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
 from conftest import PROJECT, write_pairs
 from memorising import Memorising
@@ -66,6 +68,25 @@ def test_rouge_is_scored_on_request(tmp_path):
     assert summary["metrics"]["rouge_lsum"]["f1"] == pytest.approx(pages["rouge_f1"].mean())
     assert pages.loc[0, "rouge_f1"] == 1.0 and pages.loc[3, "rouge_f1"] == 1.0  # exact page; both empty
     assert "rouge_lsum" not in run(make_cfg(tmp_path, "extractor=bte"), tmp_path / "plain")["metrics"]
+
+
+def test_cross_validation_tests_every_page_once(tmp_path):
+    out = tmp_path / "cv"
+    summary = run(make_cfg(tmp_path, "extractor=crf", "extractor.max_iterations=20", "cv.folds=2"), out)
+    pages = pd.read_csv(out / "pages.csv", keep_default_na=False)
+    assert sorted(pages["page_id"].astype(str)) == ["a", "b", "binary", "empty"]
+    assert sorted(pages["fold"]) == [1, 1, 2, 2]
+    cv = summary["cv"]
+    assert summary["split"] == "all/cv2" and cv["folds"] == 2 and cv["pool"] == 4
+    assert [f["n_train"] for f in cv["per_fold"]] == [2, 2]
+    f1 = [f["block_f1"] for f in cv["per_fold"]]
+    assert cv["mean"]["block_f1"] == pytest.approx(np.mean(f1)) and cv["std"]["block_f1"] == pytest.approx(np.std(f1, ddof=1))
+    assert len(list((tmp_path / "models" / "crf").iterdir())) == 2  # one cached model per fold
+    again = run(make_cfg(tmp_path, "extractor=crf", "extractor.max_iterations=20", "cv.folds=2"), tmp_path / "cv2")
+    assert all(f["model_loaded_from_cache"] for f in again["cv"]["per_fold"])
+    assert again["metrics"] == summary["metrics"]
+    with pytest.raises(ConfigError, match="cv.folds=5"):
+        run(make_cfg(tmp_path, "extractor=crf", "cv.folds=5"), tmp_path / "bad")
 
 
 def test_learned_model_is_cached_and_reused(tmp_path):

@@ -216,11 +216,11 @@ def block_features(blocks: Blocks, exclude: "tuple[str, ...] | frozenset[str]" =
             f[name] = _log(count)
 
         n_chars = len(text)
-        alpha = sum(c.isalpha() for c in text)
-        digits = sum(c.isdigit() for c in text)
+        alpha = sum(map(str.isalpha, text))
+        digits = sum(map(str.isdigit, text))
         spaces = text.count(" ")
         punct = n_chars - alpha - digits - spaces
-        upper = sum(c.isupper() for c in text)
+        upper = sum(map(str.isupper, text))
         f["char.count"] = _log(n_chars)
         f["char.alpha-rel"] = alpha / n_chars
         f["char.num-rel"] = digits / n_chars
