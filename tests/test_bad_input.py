@@ -1,6 +1,8 @@
 """Bad input never crashes a run: each case gives an empty extraction or a recorded error,
 for every registered extractor."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,12 @@ TRAIN = [
     Page("t1", "<body><div><a>Home</a></div><p>" + "good text " * 30 + "</p></body>", " ".join(["good text"] * 30)),
     Page("t2", "<body><ul><li><a>Menu</a></li></ul><p>" + "more words " * 30 + "</p></body>", " ".join(["more words"] * 30)),
 ]
+
+
+@functools.lru_cache(maxsize=None)
+def fitted(name: str):
+    """Each extractor fitted once on the two training pages (learned ones take seconds to fit)."""
+    return make_extractor(name).fit(TRAIN, None)
 
 
 def _random_bytes() -> bytes:
@@ -53,7 +61,7 @@ def _check(result, page):
 @pytest.mark.parametrize("case", sorted(BAD_INPUTS))
 @pytest.mark.parametrize("name", EXTRACTOR_NAMES)
 def test_bad_input_never_crashes(name, case):
-    extractor = make_extractor(name).fit(TRAIN, None)
+    extractor = fitted(name)
     page = Page(case, decode_bytes(BAD_INPUTS[case]), "Declared text")
     result = evaluate_page(extractor, page, LIMIT)
     _check(result, page)
@@ -70,7 +78,7 @@ def test_bad_input_never_crashes(name, case):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", EXTRACTOR_NAMES)
 def test_gigantic_page(name, gigantic_page):
-    extractor = make_extractor(name).fit(TRAIN, None)
+    extractor = fitted(name)
     result = evaluate_page(extractor, gigantic_page, LIMIT)
     _check(result, gigantic_page)
     assert result.row["n_blocks"] == 400_000

@@ -90,3 +90,11 @@ def test_crf_on_cleaneval_test(data_root, tmp_path):
     # published CRF row (Web2Text's table): accuracy 0.82, precision 0.88, recall 0.81, F1 0.84; measured 0.833
     assert 0.80 <= crf["metrics"]["block"]["f1"] <= 0.87
     assert crf["timing"]["fit_s"] < 60
+
+
+@pytest.mark.slow
+def test_boilernet_learns_on_cleaneval(data_root, tmp_path):
+    # five epochs keep CI short; the full setting (50 epochs, early stopping) reaches F1 0.82-0.83
+    net = _run(tmp_path, "boilernet", "extractor.epochs=5", "extractor.hidden=64")
+    assert net["n_errors"] == 0
+    assert net["metrics"]["block"]["f1"] > 0.75
