@@ -7,11 +7,10 @@ directly from the annotation spans, on the annotated pages' own blocks.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from boilerbench.errors import BoilerbenchError
 from boilerbench.datasets.l3s import L3SGN1, aligner_agreement
+from cli import run_main
 
 
 def main(argv: list[str]) -> int:
@@ -27,8 +26,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except BoilerbenchError as err:
-        print(f"error: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_main(main)

@@ -14,7 +14,6 @@ Reference extractors that are not installed are skipped with a note.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,8 +25,9 @@ from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.cleaneval import CleanEval, read_page_id
 from boilerbench.datasets.page import Page
-from boilerbench.errors import BoilerbenchError, MissingDependencyError, check_choice
+from boilerbench.errors import MissingDependencyError, check_choice
 from boilerbench.experiments.runner import build
+from cli import run_main
 
 CONF = Path(__file__).resolve().parents[1] / "conf" / "extractor"
 DEFAULT_EXTRACTORS = "bte,cetd,scedd,crf,trafilatura,readability,justext,boilerpipe,html_to_text"
@@ -95,8 +95,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except BoilerbenchError as err:
-        print(f"error: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_main(main)
