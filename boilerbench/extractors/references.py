@@ -16,7 +16,6 @@ from types import ModuleType
 from lxml import etree
 
 from boilerbench.datasets.blocks import segment
-from boilerbench.datasets.html import parse_html
 from boilerbench.datasets.page import Page
 from boilerbench.errors import MissingDependencyError, check_choice
 from boilerbench.extractors.base import Extraction, HeuristicExtractor
@@ -148,7 +147,7 @@ class Boilerpipe(ReferenceExtractor):
     def _text(self, page: Page) -> str:
         html = page.html
         if self.reserialise:
-            root = parse_html(html)
+            root = page.blocks.root  # the tree the runner parses anyway; only read here
             html = etree.tostring(root, method="html", encoding="unicode") if root is not None else ""
         return getattr(self._lib, self.variant)(raise_on_failure=True).get_content(html)
 
@@ -156,7 +155,7 @@ class Boilerpipe(ReferenceExtractor):
 class HtmlToText(ReferenceExtractor):
     """A plain HTML-to-text baseline: inscriptis renders the whole page as text (layout-aware,
     no content selection), the upper bound on recall of any text-only method. It is given the
-    tree our parser builds: its own entry point hands the string to lxml, which refuses strings
+    tree our parser builds (the page's, shared with scoring, so the page is parsed once): its own entry point hands the string to lxml, which refuses strings
     with an ``<?xml encoding?>`` declaration (one L3S-GN1 page)."""
 
     def __init__(self, max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS) -> None:
@@ -164,5 +163,5 @@ class HtmlToText(ReferenceExtractor):
         self._lib = require("inscriptis", "inscriptis")
 
     def _text(self, page: Page) -> str:
-        root = parse_html(page.html)
+        root = page.blocks.root  # the tree the runner parses anyway; inscriptis only reads it
         return self._lib.Inscriptis(root).get_text() if root is not None else ""
