@@ -89,6 +89,27 @@ def test_cross_validation_tests_every_page_once(tmp_path):
         run(make_cfg(tmp_path, "extractor=crf", "cv.folds=5"), tmp_path / "bad")
 
 
+def test_cross_dataset_trains_on_one_and_tests_on_the_other(tmp_path):
+    other = write_pairs(tmp_path / "other", {
+        "c": ("<body><ul><li><a>Menu</a></li></ul><p>Short story here.</p><p>Unseen words.</p></body>",
+              "Short story here.\nUnseen words."),
+    })
+    overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising",
+                 "dataset@train_dataset=plaintext", f"train_dataset.root={tmp_path / 'pages'}")
+    cfg = make_cfg(tmp_path, *overrides)
+    cfg.dataset.root = str(other)
+    out = tmp_path / "cross"
+    summary = run(cfg, out)
+    # Trained on the four pages of the first folder (its split has no training part), tested on "c".
+    assert summary["trained_on"] == "plaintext/all" and summary["split"] == "all<-plaintext/all"
+    assert summary["counts"]["train"] == 4 and summary["n_pages"] == 1
+    (prediction,) = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
+    assert prediction["page_id"] == "c" and prediction["text"] == "Short story here."
+    assert summary["metrics"]["block"]["precision"] == 1.0 and summary["metrics"]["block"]["recall"] == 0.5
+    with pytest.raises(ConfigError, match="exclude each other"):
+        run(make_cfg(tmp_path, *overrides, "cv.folds=2"), tmp_path / "bad")
+
+
 def test_learned_model_is_cached_and_reused(tmp_path):
     overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
     Memorising.fits = 0

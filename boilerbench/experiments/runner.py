@@ -33,13 +33,14 @@ _PACKAGES = ("lxml", "numpy", "pandas", "rapidfuzz", "hydra-core", "beautifulsou
 
 
 def choice_name(cfg: DictConfig, group: str) -> str:
-    """The config-group option a run used (``bte``, ``cleaneval``), as Hydra records it."""
+    """The config-group option a run used (``bte``, ``cleaneval``), as Hydra records it; a
+    packaged group (``dataset@train_dataset``) falls back to its node's class name."""
     try:
         from hydra.core.hydra_config import HydraConfig
 
         return str(HydraConfig.get().runtime.choices[group])
     except (ValueError, KeyError):
-        return str(cfg[group]["_target_"]).rsplit(".", 1)[-1].lower()
+        return str(cfg[group.rsplit("@", 1)[-1]]["_target_"]).rsplit(".", 1)[-1].lower()
 
 
 def package_versions(names: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
@@ -182,17 +183,38 @@ def run_cv(cfg: DictConfig, split: Split, folds: int) -> tuple[list[PageResult],
     return results, section, fit_total
 
 
+def cross_dataset_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str]:
+    """The split of a train-on-one, test-on-another run: the training and validation pages of
+    ``cfg.train_dataset``'s split (every page of it when the split has none, as L3S-GN1's
+    ``all``) and the test pages of ``cfg.dataset``'s split. Returns it and the training
+    dataset's name (``cleaneval/web2text``), which also keys the model cache."""
+    source = build(cfg.train_dataset)
+    training = source.load()
+    train, validation = training.train, training.validation
+    if not train and not validation:
+        train = training.test
+    name = f"{choice_name(cfg, 'dataset@train_dataset')}/{training.name}"
+    return Split(name=f"{test_split.name}<-{name}", train=train, validation=validation, test=test_split.test), name
+
+
 def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
     """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``.
 
     With ``cv.folds=K`` the extractor is cross-validated over the split's training pool instead
-    (see :func:`run_cv`); the pooled metrics cover every page of the pool once.
+    (see :func:`run_cv`); the pooled metrics cover every page of the pool once. With
+    ``dataset@train_dataset=NAME`` it is trained on that dataset and tested on ``dataset``
+    (see :func:`cross_dataset_split`).
     """
     started = time.perf_counter()
     set_cache_dir(cfg.paths.get("cache_dir"))
     dataset = build(cfg.dataset)
     split = dataset.load()
     folds = int(cfg.get("cv", {}).get("folds", 0) or 0)
+    trained_on = None
+    if cfg.get("train_dataset") is not None:
+        if folds:
+            raise ConfigError("cv.folds and dataset@train_dataset exclude each other: pick one protocol")
+        split, trained_on = cross_dataset_split(cfg, split)
     if folds:
         results, section, fit_s = run_cv(cfg, split, folds)
         summary = summarise(cfg, split, results, fit_s, False)
@@ -201,9 +223,11 @@ def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
     else:
         extractor = build(cfg.extractor)
         seed_everything(int(cfg.seed))
-        fit_s, loaded = fit_extractor(extractor, cfg, choice_name(cfg, "dataset"), split)
+        fit_s, loaded = fit_extractor(extractor, cfg, trained_on or choice_name(cfg, "dataset"), split)
         results = evaluate(extractor, split.test, cfg)
         summary = summarise(cfg, split, results, fit_s, loaded)
+    if trained_on is not None:
+        summary["trained_on"] = trained_on
     summary["output_dir"] = str(Path(output_dir).resolve())
     summary["timing"]["wall_s"] = time.perf_counter() - started
     write_results(Path(output_dir), results, summary, predictions=bool(cfg.save_predictions))
