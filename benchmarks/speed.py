@@ -8,7 +8,9 @@ are first fitted on the split's training and validation pages, and the fit time 
 Reference extractors that are not installed are skipped with a note.
 
     BOILERBENCH_DATA=../shared/datasets python benchmarks/speed.py [--split cleaneval] [--limit N]
-        [--extractors bte,cetd,scedd,trafilatura,...]
+        [--extractors bte,cetd,scedd,trafilatura,...] [--threads 1]
+
+``--threads`` sets torch's intra-op threads (the neural extractors' "one core" figures).
 """
 
 from __future__ import annotations
@@ -19,14 +21,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
-from omegaconf import OmegaConf
+import torch
 
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.cleaneval import CleanEval, read_page_id
 from boilerbench.datasets.page import Page
 from boilerbench.errors import MissingDependencyError, check_choice
-from boilerbench.experiments.runner import build
+from boilerbench.experiments.runner import make_extractor
 from cli import run_main
 
 CONF = Path(__file__).resolve().parents[1] / "conf" / "extractor"
@@ -52,7 +54,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--split", default="cleaneval")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--extractors", default=DEFAULT_EXTRACTORS, help="configs in conf/extractor, comma-separated")
+    parser.add_argument("--threads", type=int, default=None, help="torch intra-op threads (default: torch's)")
     args = parser.parse_args(argv)
+    if args.threads:
+        torch.set_num_threads(args.threads)
 
     dataset = CleanEval(split=args.split, download=False)
     root = dataset.locate()
@@ -76,15 +81,16 @@ def main(argv: list[str]) -> int:
         check_choice("--extractors", name, sorted(p.stem for p in CONF.glob("*.yaml")))
     for name in names:
         try:
-            extractor = build(OmegaConf.load(CONF / f"{name}.yaml"))
+            extractor = make_extractor(name)
         except MissingDependencyError as err:
             print(f"  {name}: skipped ({err})")
             continue
         if getattr(extractor, "learns", True):
-            training = [*split.train, *split.validation]
             start = time.perf_counter()
-            extractor.fit(training, None)
-            print(f"  {name}: fitted on {len(training)} pages in {time.perf_counter() - start:.2f} s")
+            extractor.fit(split.train, split.validation)
+            done = getattr(extractor, "fit_summary", lambda: "")()
+            print(f"  {name}: fitted on {len(split.train)} + {len(split.validation)} pages in "
+                  f"{time.perf_counter() - start:.2f} s{f' ({done})' if done else ''}")
         timings[name] = time_each(pages, lambda p: extractor.extract(Page(p.id, p.html, "")))
         report(f"{name} (end to end)", timings[name])
     if "trafilatura" in timings:

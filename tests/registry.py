@@ -5,19 +5,26 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from omegaconf import OmegaConf
-
 from boilerbench.errors import MissingDependencyError
-from boilerbench.experiments.runner import build
+from boilerbench.experiments import runner
 
 PROJECT = Path(__file__).resolve().parents[1]
 CONF = PROJECT / "conf"
 EXTRACTOR_NAMES = sorted(p.stem for p in (CONF / "extractor").glob("*.yaml"))
 
 
-def make_extractor(name: str):
-    """Instantiate ``conf/extractor/<name>.yaml``; skip when an optional package is missing."""
+#: Short training for tests whose outcome does not depend on how well a model learned.
+QUICK_FIT = {
+    "boilernet": ("epochs=5",),
+    "web2text": ("max_steps=100", "eval_every=50"),
+    "web2text_unary": ("max_steps=100", "eval_every=50"),
+}
+
+
+def make_extractor(name: str, quick: bool = False):
+    """Instantiate ``conf/extractor/<name>.yaml`` (with :data:`QUICK_FIT` settings when
+    ``quick``); skip when an optional package is missing."""
     try:
-        return build(OmegaConf.load(CONF / "extractor" / f"{name}.yaml"))
+        return runner.make_extractor(name, QUICK_FIT.get(name, ()) if quick else ())
     except MissingDependencyError as err:
         pytest.skip(f"{name}: {err}")

@@ -20,8 +20,8 @@ TRAIN = [
 
 @functools.lru_cache(maxsize=None)
 def fitted(name: str):
-    """Each extractor fitted once on the two training pages (learned ones take seconds to fit)."""
-    return make_extractor(name).fit(TRAIN, None)
+    """Each extractor fitted once, briefly, on the two training pages."""
+    return make_extractor(name, quick=True).fit(TRAIN, None)
 
 
 def _random_bytes() -> bytes:

@@ -65,6 +65,20 @@ def build(node: DictConfig):
         raise
 
 
+#: The project's Hydra config folder.
+CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
+
+
+def make_extractor(name: str, overrides: "tuple[str, ...]" = ()) -> Extractor:
+    """The extractor of ``conf/extractor/<name>.yaml`` (defaults lists and ``overrides``
+    applied, as on the command line), instantiated outside a Hydra run (tests, benchmarks)."""
+    from hydra import compose, initialize_config_dir
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("config", overrides=[f"extractor={name}", *(f"extractor.{o}" for o in overrides)])
+    return build(cfg.extractor)
+
+
 def fit_extractor(extractor: Extractor, cfg: DictConfig, dataset_name: str, split: Split) -> tuple[float, bool]:
     """Fit on the split's training pages, or load the cached fitted model. Returns (seconds, loaded)."""
     start = time.perf_counter()

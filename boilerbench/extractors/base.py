@@ -10,6 +10,7 @@ never modify them: they are shared with the runner.
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -51,6 +52,18 @@ class Persistent(Protocol):
     def save(self, directory: "str | os.PathLike[str]") -> None: ...
 
     def load(self, directory: "str | os.PathLike[str]") -> "Persistent": ...
+
+
+class Estimator:
+    """``get_params`` and ``repr`` from the constructor's arguments, which a learned extractor
+    stores under their own names (scikit-learn's convention); saved models record them."""
+
+    def get_params(self) -> dict:
+        names = [n for n in inspect.signature(type(self).__init__).parameters if n != "self"]
+        return {n: getattr(self, n) for n in names}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.get_params().items())})"
 
 
 class HeuristicExtractor:

@@ -20,7 +20,7 @@ import pycrfsuite
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice
-from boilerbench.extractors.base import Extraction
+from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.crf.features import FEATURE_SETS, block_features
 from boilerbench.extractors.crf.labels import LABELS, crf_labels
 
@@ -28,7 +28,7 @@ MODEL_FILE = "model.crfsuite"
 CONFIG_FILE = "crf.json"
 
 
-class CRF:
+class CRF(Estimator):
     """Victor's CRF block labeller (hyperparameters: crfsuite's ``c1``/``c2``/``max_iterations``,
     and the feature set: one of Victor's three settings, minus any ``exclude``d features)."""
 
@@ -48,12 +48,6 @@ class CRF:
         self.max_iterations = max_iterations
         self.feature_set = feature_set
         self.exclude = tuple(exclude)
-
-    def __repr__(self) -> str:
-        return f"CRF({', '.join(f'{k}={v!r}' for k, v in self._params().items())})"
-
-    def _params(self) -> dict:
-        return {k: getattr(self, k) for k in ("c1", "c2", "max_iterations", "feature_set", "exclude")}
 
     def _excluded(self) -> frozenset[str]:
         return frozenset(FEATURE_SETS[self.feature_set]) | frozenset(self.exclude)
@@ -99,12 +93,12 @@ class CRF:
     def save(self, directory: "str | os.PathLike[str]") -> None:
         directory = Path(directory)
         atomic_write_bytes(directory / MODEL_FILE, self.model_)
-        atomic_write_text(directory / CONFIG_FILE, json.dumps({"labels": LABELS, **self._params()}, indent=2))
+        atomic_write_text(directory / CONFIG_FILE, json.dumps({"labels": LABELS, **self.get_params()}, indent=2))
 
     def load(self, directory: "str | os.PathLike[str]") -> "CRF":
         directory = Path(directory)
         saved = json.loads((directory / CONFIG_FILE).read_text())
-        if {k: saved[k] for k in self._params()} != {**self._params(), "exclude": list(self.exclude)}:
+        if {k: saved[k] for k in self.get_params()} != {**self.get_params(), "exclude": list(self.exclude)}:
             raise ValueError(f"model in {directory} was trained with other hyperparameters: {saved}")
         self.model_ = (directory / MODEL_FILE).read_bytes()
         self._open()
