@@ -14,7 +14,11 @@ export BOILERBENCH_DATA := $(abspath ../shared/datasets)
 endif
 endif
 
-.PHONY: run test bench install clean
+.PHONY: run test bench reports install clean
+
+# The experiments behind every table and figure (the fig_short_pages, fig_speed_quality and
+# fig_score_distributions figures are drawn from the table runs), run two jobs at a time.
+EXPERIMENTS ?= table_cleaneval table_l3s table_cross fig_scedd_coefficients fig_web2text_lambda
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +39,10 @@ test: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/speed.py $(ARGS)
+
+reports: $(VENV)/.installed
+	for e in $(EXPERIMENTS); do $(BIN)/python run.py experiment=$$e hydra/launcher=parallel progress=false || exit 1; done
+	$(BIN)/python -m reports
 
 clean:
 	rm -rf $(VENV) .cache outputs multirun models

@@ -1,7 +1,13 @@
 """Integration tests on the real datasets (run when BOILERBENCH_DATA is set, as in CI)."""
 
+import json
+import os
+import subprocess
+import sys
+
 import pandas as pd
 import pytest
+import yaml
 from hydra import compose, initialize_config_dir
 
 from boilerbench.datasets.cleaneval import CleanEval
@@ -106,3 +112,21 @@ def test_web2text_learns_on_cleaneval(data_root, tmp_path):
     model = _run(tmp_path, "web2text", "extractor.max_steps=1000", "extractor.eval_every=250")
     assert model["n_errors"] == 0 and model["n_pages"] == 676
     assert model["metrics"]["block"]["f1"] > 0.75
+
+
+@pytest.mark.slow
+def test_optuna_search_scores_the_validation_pages(data_root, tmp_path):
+    sweep = tmp_path / "search"
+    proc = subprocess.run(
+        [sys.executable, "run.py", "-m", "hparams_search=scedd_optuna", "hydra.sweeper.n_trials=3",
+         f"hydra.sweep.dir={sweep}", f"paths.root_dir={tmp_path}", "progress=false"],
+        cwd=PROJECT, capture_output=True, text=True, timeout=600, env={**os.environ, "BOILERBENCH_DATA": str(data_root)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    trials = [json.loads(p.read_text()) for p in sweep.rglob("summary.json")]
+    assert len(trials) == 3
+    assert all(t["split"] == "web2text/validation" and t["n_pages"] == 58 for t in trials)
+    best = yaml.safe_load((sweep / "optimization_results.yaml").read_text())
+    assert best["best_value"] == pytest.approx(max(t["metrics"]["block"]["f1"] for t in trials))
+    assert 0.0 <= best["best_params"]["extractor.top_coef"] <= 0.3
+    assert 0.7 <= best["best_params"]["extractor.bottom_coef"] <= 1.0

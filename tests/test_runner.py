@@ -176,6 +176,26 @@ def test_cli_multirun_sweep_writes_one_summary_per_job(tmp_path):
         assert set(pages["branch"]) == {"short"} and len(pages) == 4
 
 
+@pytest.mark.parametrize("launcher", ["parallel", "submitit_local"])
+def test_multirun_launchers_run_every_job(tmp_path, launcher):
+    # joblib (local parallel, n_jobs from the config) and submitit's local executor (the Slurm
+    # launcher's code path, without a cluster)
+    data = write_pairs(tmp_path / "pages", PAGES)
+    proc = _cli("-m", "extractor=bte,all_text", "dataset=plaintext", f"dataset.root={data}", f"hydra/launcher={launcher}",
+                "n_jobs=2", f"hydra.sweep.dir={tmp_path}/sweep", "progress=false", "save_predictions=false")
+    assert proc.returncode == 0, proc.stderr
+    summaries = {json.loads(p.read_text())["extractor"]: json.loads(p.read_text()) for p in (tmp_path / "sweep").rglob("summary.json")}
+    assert sorted(summaries) == ["all_text", "bte"]
+    assert summaries["all_text"]["metrics"]["block"]["recall"] == 1.0
+
+
+def test_evaluating_validation_pages_needs_a_split_that_has_them(tmp_path):
+    with pytest.raises(ConfigError, match="evaluate_on=validation needs a split with validation pages"):
+        run(make_cfg(tmp_path, "evaluate_on=validation"), tmp_path / "out")
+    with pytest.raises(ConfigError, match="evaluate_on"):
+        run(make_cfg(tmp_path, "evaluate_on=train"), tmp_path / "out")
+
+
 def test_seed_everything_makes_generators_repeat():
     import random
 

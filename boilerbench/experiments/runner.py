@@ -217,13 +217,19 @@ def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
     With ``cv.folds=K`` the extractor is cross-validated over the split's training pool instead
     (see :func:`run_cv`); the pooled metrics cover every page of the pool once. With
     ``dataset@train_dataset=NAME`` it is trained on that dataset and tested on ``dataset``
-    (see :func:`cross_dataset_split`).
+    (see :func:`cross_dataset_split`). With ``evaluate_on=validation`` the split's validation
+    pages are scored instead of its test pages (what hyperparameter searches optimise).
     """
     started = time.perf_counter()
     set_cache_dir(cfg.paths.get("cache_dir"))
     dataset = build(cfg.dataset)
     split = dataset.load()
     folds = int(cfg.get("cv", {}).get("folds", 0) or 0)
+    target = str(cfg.get("evaluate_on", "test"))
+    check_choice("evaluate_on", target, ("test", "validation"))
+    if target == "validation" and (folds or not split.validation):
+        raise ConfigError("evaluate_on=validation needs a split with validation pages and no cv.folds "
+                          f"(split {split.name!r} has {len(split.validation)})")
     trained_on = None
     if cfg.get("train_dataset") is not None:
         if folds:
@@ -238,8 +244,10 @@ def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
         extractor = build(cfg.extractor)
         seed_everything(int(cfg.seed))
         fit_s, loaded = fit_extractor(extractor, cfg, trained_on or choice_name(cfg, "dataset"), split)
-        results = evaluate(extractor, split.test, cfg)
+        results = evaluate(extractor, split.validation if target == "validation" else split.test, cfg)
         summary = summarise(cfg, split, results, fit_s, loaded)
+        if target == "validation":
+            summary["split"] = f"{split.name}/validation"
     if trained_on is not None:
         summary["trained_on"] = trained_on
     summary["output_dir"] = str(Path(output_dir).resolve())

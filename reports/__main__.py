@@ -1,0 +1,74 @@
+"""``python -m reports [RUN_DIRS...] [--out DIR]``: build every table and figure from the runs
+under RUN_DIRS (default ``multirun``) into DIR (default ``reports/out``), with an index."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+
+from boilerbench.atomic import atomic_write_bytes, atomic_write_text
+from reports.artefacts import ARTEFACTS
+from reports.collect import collect
+from reports.figures import MissingRuns
+from reports.tables import Table
+
+
+def build_all(run_dirs: list[str], out: Path) -> dict[str, str]:
+    """Build every artefact into ``out``; returns each one's status (``written`` or ``missing: ...``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    runs = collect(run_dirs)
+    status: dict[str, str] = {}
+    index = ["# boilerbench reports", "", f"Built from the runs under: {', '.join(run_dirs)} ({len(runs)} runs).", "",
+             "| artefact | files | runs | regenerate |", "|---|---|---|---|"]
+    for artefact in ARTEFACTS:
+        tagged = runs[runs["report"].isin(artefact.experiments)]
+        try:
+            result = artefact.build(tagged)
+        except MissingRuns as err:
+            status[artefact.name] = f"missing: {err}"
+            index.append(f"| {artefact.name} | **missing**: no {err} | 0 | `{artefact.command}` |")
+            continue
+        if isinstance(result, Table):
+            atomic_write_text(out / f"{artefact.name}.md", result.markdown())
+            atomic_write_text(out / f"{artefact.name}.tex", result.latex())
+            files = [f"{artefact.name}.md", f"{artefact.name}.tex"]
+        else:
+            files = []
+            for fmt in ("png", "pdf"):
+                buf = io.BytesIO()
+                result.savefig(buf, format=fmt, dpi=150)
+                atomic_write_bytes(out / f"{artefact.name}.{fmt}", buf.getvalue())
+                files.append(f"{artefact.name}.{fmt}")
+            plt.close(result)
+        status[artefact.name] = "written"
+        links = ", ".join(f"[{f}]({f})" for f in files)
+        index.append(f"| {artefact.name} | {links} | {len(tagged)} | `{artefact.command}` |")
+    index += ["", "Every artefact's runs: `make reports` (all experiments, then this command)."]
+    atomic_write_text(out / "README.md", "\n".join(index) + "\n")
+    return status
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__.splitlines()[0])
+    parser.add_argument("run_dirs", nargs="*", default=["multirun"], help="folders holding runs (searched recursively)")
+    parser.add_argument("--out", default="reports/out", help="where the tables, figures and index go")
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    missing_dirs = [d for d in args.run_dirs if not Path(d).is_dir()]
+    if missing_dirs:
+        print(f"error: no such run folder: {', '.join(missing_dirs)}", file=sys.stderr)
+        return 2
+    status = build_all(args.run_dirs, Path(args.out))
+    for name, state in status.items():
+        print(f"  {name:<26} {state}")
+    print(f"reports in {args.out} ({time.perf_counter() - start:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

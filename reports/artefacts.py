@@ -1,0 +1,78 @@
+"""What ``python -m reports`` builds: each table and figure, the runs it reads (those whose
+``report`` tag, set by the experiment config, names one of its experiments) and the command
+that regenerates those runs. The experiment configs pin datasets and protocols; the builders
+only choose among the tagged runs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pandas as pd
+
+from reports import figures
+from reports.tables import Table, results_table
+
+
+@dataclass(frozen=True)
+class Artefact:
+    """A table or a figure: its name, the experiments whose runs it reads, and its builder."""
+
+    name: str
+    kind: str
+    experiments: tuple[str, ...]
+    build: Callable[[pd.DataFrame], "Table | figures.plt.Figure"]
+
+    @property
+    def command(self) -> str:
+        """The command that makes its runs and rebuilds it."""
+        return f"python run.py experiment={self.experiments[0]} && python -m reports"
+
+
+def _table_cleaneval(runs: pd.DataFrame) -> Table:
+    runs = runs[runs["protocol"] == "test"]
+    if runs.empty:
+        raise figures.MissingRuns("extractor runs on cleaneval (cleaneval and web2text splits)")
+    return results_table("table_cleaneval", "CleanEval: every extractor on both splits", runs,
+                         {"extractor": "extractor", "split": "split"}, with_published=True)
+
+
+def _table_l3s(runs: pd.DataFrame) -> Table:
+    if runs.empty:
+        raise figures.MissingRuns("extractor runs on l3s_gn1 (5-fold CV for learned ones)")
+    return results_table("table_l3s", "L3S-GN1: every extractor (learned ones by 5-fold cross-validation)",
+                         runs, {"extractor": "extractor", "protocol": "protocol"}, with_published=True)
+
+
+def _table_cross(runs: pd.DataFrame) -> Table:
+    runs = runs[runs["protocol"] == "cross"]
+    if runs.empty:
+        raise figures.MissingRuns("learned extractors trained on one dataset and tested on the other")
+    return results_table("table_cross", "Cross-dataset: trained on one dataset, tested on the other", runs,
+                         {"extractor": "extractor", "trained on": "trained_on", "tested on": "dataset"},
+                         with_published=False)
+
+
+def _default_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """One run per extractor and dataset on the dataset's default split (CleanEval's
+    ``cleaneval``), the latest where a figure's own runs and the table runs overlap."""
+    keep = ~((runs["dataset"] == "cleaneval") & (runs["split"] != "cleaneval")) & (runs["protocol"] != "cross")
+    latest = runs[keep].sort_values("finished_at")
+    return latest.drop_duplicates(subset=["extractor", "dataset"], keep="last")
+
+
+TABLE_RUNS = ("table_cleaneval", "table_l3s")
+
+ARTEFACTS = (
+    Artefact("table_cleaneval", "table", ("table_cleaneval",), _table_cleaneval),
+    Artefact("table_l3s", "table", ("table_l3s",), _table_l3s),
+    Artefact("table_cross", "table", ("table_cross",), _table_cross),
+    Artefact("fig_scedd_coefficients", "figure", ("fig_scedd_coefficients",), figures.scedd_coefficients),
+    Artefact("fig_short_pages", "figure", ("fig_short_pages", *TABLE_RUNS),
+             lambda r: figures.short_pages(_default_runs(r))),
+    Artefact("fig_speed_quality", "figure", ("fig_speed_quality", *TABLE_RUNS),
+             lambda r: figures.speed_quality(_default_runs(r))),
+    Artefact("fig_web2text_lambda", "figure", ("fig_web2text_lambda",), figures.web2text_lambda),
+    Artefact("fig_score_distributions", "figure", ("fig_score_distributions", *TABLE_RUNS),
+             lambda r: figures.score_distributions(_default_runs(r))),
+)

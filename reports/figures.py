@@ -1,0 +1,139 @@
+"""The figures, with matplotlib (PNG and PDF). Each function takes the runs it needs and
+returns a figure, or raises :class:`MissingRuns` naming what is missing."""
+
+from __future__ import annotations
+
+import json
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from reports.collect import pages  # noqa: E402
+
+
+class MissingRuns(Exception):
+    """The runs an artefact needs are not there."""
+
+
+def _require(runs: pd.DataFrame, what: str) -> None:
+    if runs.empty:
+        raise MissingRuns(what)
+
+
+def scedd_coefficients(runs: pd.DataFrame, dataset: str = "cleaneval") -> plt.Figure:
+    """SCEDD figs. 4 and 5 on our data: wrong short pages (SCEDD error > 0.2) against
+    ``bottom_coef`` (at the default ``top_coef``) and against ``top_coef`` (at the default
+    ``bottom_coef``)."""
+    runs = runs[(runs["extractor"] == "scedd") & (runs["dataset"] == dataset)]
+    _require(runs, f"scedd runs on {dataset} sweeping top_coef and bottom_coef")
+    points = []
+    for _, run in runs.iterrows():
+        table = pages(run["run_dir"])
+        short = table[table["page_class"] == "short"]
+        wrong = short["lcs_wrong"].astype(str).str.lower().isin(("true", "1")).sum()
+        points.append((float(run["param.top_coef"]), float(run["param.bottom_coef"]), int(wrong), len(short)))
+    frame = pd.DataFrame(points, columns=["top", "bottom", "wrong", "short"])
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    for ax, (vary, fixed, default, label) in zip(
+        axes, (("bottom", "top", 0.05, "bottom_coef"), ("top", "bottom", 0.95, "top_coef"))
+    ):
+        part = frame[np.isclose(frame[fixed], default)].sort_values(vary)
+        ax.plot(part[vary], part["wrong"], marker="o")
+        ax.set_xlabel(f"{label} ({fixed}_coef = {default})")
+        ax.set_ylabel("wrong short pages (error > 20 %)")
+        ax.grid(alpha=0.3)
+    n_short = int(frame["short"].max()) if len(frame) else 0
+    fig.suptitle(f"SCEDD coefficients on {dataset} ({n_short} short pages)")
+    fig.tight_layout()
+    return fig
+
+
+def short_pages(runs: pd.DataFrame) -> plt.Figure:
+    """SCEDD fig. 7 on our data: share of the short pages (by SCEDD's classifier) that each
+    extractor gets right (SCEDD error at most 0.2), per dataset."""
+    _require(runs[runs["extractor"] == "scedd"], "a default scedd run per dataset (it marks the short pages)")
+    datasets = sorted(runs["dataset"].unique())
+    fig, axes = plt.subplots(1, len(datasets), figsize=(5 * len(datasets), 4), squeeze=False)
+    for ax, dataset in zip(axes[0], datasets):
+        part = runs[runs["dataset"] == dataset]
+        scedd = part[part["extractor"] == "scedd"]
+        if scedd.empty:
+            ax.set_title(f"{dataset}: no scedd run")
+            continue
+        marks = pages(scedd.iloc[0]["run_dir"])
+        short = set(marks.loc[marks["page_class"] == "short", "page_id"])
+        names, shares = [], []
+        for _, run in part.sort_values("extractor").iterrows():
+            table = pages(run["run_dir"])
+            table = table[table["page_id"].isin(short)]
+            wrong = table["lcs_wrong"].astype(str).str.lower().isin(("true", "1"))
+            names.append(run["extractor"])
+            shares.append(100 * (1 - wrong.mean()) if len(table) else 0.0)
+        ax.barh(names, shares)
+        ax.set_xlabel("short pages right (error <= 20 %), %")
+        ax.set_xlim(0, 100)
+        ax.set_title(f"{dataset} ({len(short)} short pages)")
+        ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def speed_quality(runs: pd.DataFrame) -> plt.Figure:
+    """ms per page (log scale) against block F1, one point per extractor and dataset."""
+    _require(runs, "runs of the extractors on cleaneval and l3s_gn1")
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for (dataset, marker) in zip(sorted(runs["dataset"].unique()), "os^D"):
+        part = runs[runs["dataset"] == dataset]
+        ax.scatter(part["ms_per_page"], part["block.f1"], marker=marker, label=dataset)
+        for _, run in part.iterrows():
+            ax.annotate(run["extractor"], (run["ms_per_page"], run["block.f1"]), fontsize=7,
+                        xytext=(3, 3), textcoords="offset points")
+    ax.set_xscale("log")
+    ax.set_xlabel("extraction time, ms per page (log scale)")
+    ax.set_ylabel("block F1")
+    ax.legend(title="dataset")
+    ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    return fig
+
+
+def web2text_lambda(runs: pd.DataFrame) -> plt.Figure:
+    """Web2Text's block F1 against the pairwise weight lambda, one line per split."""
+    runs = runs[runs["extractor"].str.startswith("web2text")]
+    _require(runs, "web2text runs sweeping extractor.lambda_pairwise")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for (dataset, split), part in runs.groupby(["dataset", "split"]):
+        part = part.assign(lam=part["param.lambda_pairwise"].astype(float)).sort_values("lam")
+        ax.plot(part["lam"], part["block.f1"], marker="o", label=f"{dataset} / {split}")
+    ax.set_xlabel("pairwise weight lambda (0 = unary only)")
+    ax.set_ylabel("block F1")
+    ax.legend(title="dataset / split")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def score_distributions(runs: pd.DataFrame) -> plt.Figure:
+    """Per-page CleanEval score distributions per extractor (box plots), one panel per dataset."""
+    _require(runs, "runs of the extractors on cleaneval and l3s_gn1")
+    datasets = sorted(runs["dataset"].unique())
+    fig, axes = plt.subplots(len(datasets), 1, figsize=(9, 3.8 * len(datasets)), squeeze=False)
+    for ax, dataset in zip(axes[:, 0], datasets):
+        part = runs[runs["dataset"] == dataset].sort_values("block.f1")
+        data = [pages(d)["cleaneval"].astype(float).to_numpy() for d in part["run_dir"]]
+        ax.boxplot(data, vert=False, showfliers=False)
+        ax.set_yticks(range(1, len(part) + 1), part["extractor"])
+        ax.set_xlabel("CleanEval score per page")
+        ax.set_title(dataset)
+        ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def describe(runs: pd.DataFrame) -> str:
+    """A one-line account of the runs behind an artefact."""
+    return json.dumps({"runs": len(runs), "extractors": sorted(runs["extractor"].unique().tolist())})

@@ -1,0 +1,39 @@
+"""The literature's figures the tables print next to ours (sources in ``../shared/ALGORITHMS.md``).
+
+Block metrics on CleanEval are papers/003's table (Web2Text's paper evaluates a 55-56/5/676 and
+a 531/58/148 split; the table does not say which it copies, so the figures sit beside both of
+our splits). ROUGE-LSum F1 is Bevendorff et al. (SIGIR 2023), mean over pages, on their copy of
+each dataset.
+"""
+
+from __future__ import annotations
+
+#: (extractor, dataset) -> {metric column: published value}.
+PUBLISHED: dict[tuple[str, str], dict[str, float]] = {
+    ("bte", "cleaneval"): {"block.accuracy": 0.75, "block.precision": 0.76, "block.recall": 0.84, "block.f1": 0.80},
+    ("crf", "cleaneval"): {"block.accuracy": 0.82, "block.precision": 0.88, "block.recall": 0.81, "block.f1": 0.84},
+    ("web2text", "cleaneval"): {"block.accuracy": 0.86, "block.precision": 0.87, "block.recall": 0.90,
+                                "block.f1": 0.88, "rouge_lsum.f1": 0.912},
+    ("boilernet", "cleaneval"): {"block.precision": 0.87, "block.recall": 0.86, "block.f1": 0.87,
+                                 "rouge_lsum.f1": 0.868},
+    ("trafilatura", "cleaneval"): {"rouge_lsum.f1": 0.857},
+    ("readability", "cleaneval"): {"rouge_lsum.f1": 0.869},
+    ("boilerpipe", "cleaneval"): {"rouge_lsum.f1": 0.807},
+    ("justext", "cleaneval"): {"rouge_lsum.f1": 0.881},
+    ("boilerpipe", "l3s_gn1"): {"rouge_lsum.f1": 0.951},
+    ("readability", "l3s_gn1"): {"rouge_lsum.f1": 0.918},
+    ("trafilatura", "l3s_gn1"): {"rouge_lsum.f1": 0.880},
+    ("web2text", "l3s_gn1"): {"rouge_lsum.f1": 0.871},
+    ("boilernet", "l3s_gn1"): {"rouge_lsum.f1": 0.794},
+}
+
+SOURCES = ("Published block metrics: papers/003's table (CleanEval). Published ROUGE-LSum F1: "
+           "Bevendorff et al., SIGIR 2023 (their copy of each dataset).")
+
+
+def published(extractor: str, dataset: str, metric: str) -> float | None:
+    """The published value of ``metric`` for ``extractor`` on ``dataset``, if there is one.
+
+    Variants share their base system's figures only where they are that system
+    (``web2text_unary`` has none)."""
+    return PUBLISHED.get((extractor, dataset), {}).get(metric)

@@ -1,0 +1,86 @@
+"""The reports command on a tiny experiment: two extractors on a small plaintext dataset through
+a Hydra multirun, then ``python -m reports``; the table's values are the runs' summary.json ones."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import PROJECT, write_pairs
+from reports.collect import collect
+from reports.tables import Table, fmt
+
+ARTICLE = " ".join(f"word{i}" for i in range(40))
+PAGES = {
+    "a": (f"<body><div><a>Home</a> <a>News</a></div><p>{ARTICLE}</p><p>Copyright 2024</p></body>", ARTICLE),
+    "b": ("<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>", "Title Short story here."),
+}
+
+
+def _python(*args, cwd=PROJECT, **env):
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(PROJECT), **env}, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def experiment(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("experiment")
+    data = write_pairs(tmp / "pages", PAGES)
+    sweep = tmp / "multirun"
+    done = _python("run.py", "-m", "extractor=bte,all_text", "dataset=plaintext", f"dataset.root={data}",
+                   "report=table_cleaneval", f"hydra.sweep.dir={sweep}", f"paths.root_dir={tmp}", "progress=false")
+    assert done.returncode == 0, done.stderr
+    out = tmp / "out"
+    built = _python("-m", "reports", str(sweep), "--out", str(out))
+    assert built.returncode == 0, built.stderr
+    return sweep, out, built.stdout
+
+
+def test_table_values_are_the_runs_summaries(experiment):
+    sweep, out, _ = experiment
+    summaries = {json.loads(p.read_text())["extractor"]: json.loads(p.read_text()) for p in sweep.rglob("summary.json")}
+    assert sorted(summaries) == ["all_text", "bte"]
+    lines = (out / "table_cleaneval.md").read_text().splitlines()
+    header = [c.strip() for c in lines[2].strip("|").split("|")]
+    rows = {cells[0]: dict(zip(header, cells)) for cells in
+            ([c.strip() for c in line.strip("|").split("|")] for line in lines[4:6])}
+    for name, summary in summaries.items():
+        m = summary["metrics"]
+        assert rows[name]["F1"] == fmt(m["block"]["f1"]) and rows[name]["P"] == fmt(m["block"]["precision"])
+        assert rows[name]["CleanEval"] == fmt(m["cleaneval"]["mean"], 2)
+        assert rows[name]["ms/page"] == fmt(summary["timing"]["extract_ms_per_page"], 2)
+    # published columns are there, empty for a dataset no paper reports
+    assert rows["bte"]["F1 (pub.)"] == "–"
+    assert "\\begin{tabular}" in (out / "table_cleaneval.tex").read_text()
+
+
+def test_missing_runs_are_reported_not_skipped(experiment):
+    _, out, stdout = experiment
+    index = (out / "README.md").read_text()
+    assert "table_l3s" in stdout and "missing" in stdout
+    assert "| table_l3s | **missing**" in index and "python run.py experiment=table_l3s" in index
+    # the figures drawn from table runs are built from the two tagged runs
+    assert (out / "fig_speed_quality.png").stat().st_size > 10_000 and (out / "fig_speed_quality.pdf").exists()
+    assert (out / "fig_score_distributions.png").exists()
+
+
+def test_latest_run_of_a_setting_wins(experiment, tmp_path):
+    sweep, _, _ = experiment
+    runs = collect([sweep, sweep])
+    assert len(runs) == 2 and set(runs["report"]) == {"table_cleaneval"}
+
+
+def test_markdown_and_latex_rendering():
+    import pandas as pd
+
+    table = Table("t", "A_title", pd.DataFrame({"extractor": ["web2text_unary"], "F1": ["0.870 +- 0.010"]}), "note 5%")
+    assert table.markdown().splitlines()[2:5] == ["| extractor | F1 |", "|---|---|", "| web2text_unary | 0.870 +- 0.010 |"]
+    tex = table.latex()
+    assert "web2text\\_unary & 0.870 $\\pm$ 0.010 \\\\" in tex and "note 5\\%" in tex
+
+
+def test_unknown_run_folder_is_one_clear_error(tmp_path):
+    done = _python("-m", "reports", str(tmp_path / "nope"))
+    assert done.returncode == 2 and done.stderr.startswith("error: no such run folder")
