@@ -3,9 +3,8 @@ returns a figure, or raises :class:`MissingRuns` naming what is missing."""
 
 from __future__ import annotations
 
-import json
-
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -67,7 +66,7 @@ def short_pages(runs: pd.DataFrame) -> plt.Figure:
         marks = pages(scedd.iloc[0]["run_dir"])
         short = set(marks.loc[marks["page_class"] == "short", "page_id"])
         names, shares = [], []
-        for _, run in part.sort_values("extractor").iterrows():
+        for _, run in part.sort_values("extractor", ascending=False).iterrows():
             table = pages(run["run_dir"])
             table = table[table["page_id"].isin(short)]
             wrong = table["lcs_wrong"].astype(str).str.lower().isin(("true", "1"))
@@ -93,7 +92,10 @@ def speed_quality(runs: pd.DataFrame) -> plt.Figure:
             ax.annotate(run["extractor"], (run["ms_per_page"], run["block.f1"]), fontsize=7,
                         xytext=(3, 3), textcoords="offset points")
     ax.set_xscale("log")
-    ax.set_xlabel("extraction time, ms per page (log scale)")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.tick_params(axis="x", which="minor", labelsize=7)
+    ax.set_xlabel("extraction time, ms per page (log scale; includes disk-cached features)")
     ax.set_ylabel("block F1")
     ax.legend(title="dataset")
     ax.grid(alpha=0.3, which="both")
@@ -127,13 +129,8 @@ def score_distributions(runs: pd.DataFrame) -> plt.Figure:
         data = [pages(d)["cleaneval"].astype(float).to_numpy() for d in part["run_dir"]]
         ax.boxplot(data, vert=False, showfliers=False)
         ax.set_yticks(range(1, len(part) + 1), part["extractor"])
-        ax.set_xlabel("CleanEval score per page")
+        ax.set_xlabel("CleanEval score per page (boxes: quartiles and median; whiskers: 1.5 IQR)")
         ax.set_title(dataset)
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     return fig
-
-
-def describe(runs: pd.DataFrame) -> str:
-    """A one-line account of the runs behind an artefact."""
-    return json.dumps({"runs": len(runs), "extractors": sorted(runs["extractor"].unique().tolist())})
