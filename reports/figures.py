@@ -44,6 +44,7 @@ def scedd_coefficients(runs: pd.DataFrame, dataset: str = "cleaneval") -> plt.Fi
         ax.plot(part[vary], part["wrong"], marker="o")
         ax.set_xlabel(f"{label} ({fixed}_coef = {default})")
         ax.set_ylabel("wrong short pages (error > 20 %)")
+        ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
     n_short = int(frame["short"].max()) if len(frame) else 0
     fig.suptitle(f"SCEDD coefficients on {dataset} ({n_short} short pages)")

@@ -84,8 +84,8 @@ def published_cells(extractor: str, dataset: str) -> dict[str, str]:
 
 def results_table(name: str, title: str, runs: pd.DataFrame, identity: dict[str, str], with_published: bool) -> Table:
     """One row per run: ``identity`` maps headers to run columns (extractor, split, ...); runs
-    sorted by the identity's first columns, then by F1, best first. Published columns with no
-    published value in the table are left out."""
+    sorted by the identity's first columns, then by F1, best first. Columns with no value in
+    any row (ROUGE without ``rouge=true``, published figures nobody reports) are left out."""
     rows = []
     for _, run in runs.iterrows():
         row = {header: str(run[column]) for header, column in identity.items()}
@@ -99,8 +99,7 @@ def results_table(name: str, title: str, runs: pd.DataFrame, identity: dict[str,
         groups = [h for h in identity if h != "extractor"]
         frame = frame.sort_values([*groups, "_f1"], ascending=[True] * len(groups) + [False])
         frame = frame.drop(columns="_f1")
-        empty = [c for c in frame.columns if c.endswith("(pub.)") and (frame[c] == "–").all()]
-        frame = frame.drop(columns=empty)
+        frame = frame.drop(columns=[c for c in frame.columns if (frame[c] == "–").all()])
     note = ("Measured: micro block metrics over the test pages, CleanEval score (mean over pages), "
             "extraction ms per page. " + (f"Columns marked (pub.) are published figures. {SOURCES}" if with_published else ""))
     return Table(name, title, frame.reset_index(drop=True), note.strip())
