@@ -23,7 +23,8 @@ Edge features (25) for each pair of neighbouring blocks: CDOM tree distance 2, 3
 than 4 (one-hot), a block break (a block-level tag) between them, and the 20 node statistics
 of their lowest common ancestor.
 
-Booleans are +1/-1 and counts are logged and clipped as the authors do; the authors' fixed
+A "year" is a number from 1800 to 2099 (the authors' pattern takes any four digits, which also
+fires on prices and phone numbers). Booleans are +1/-1 and counts are logged and clipped as the authors do; the authors' fixed
 z-score constants are not used: :class:`Standardiser` is fitted on the training pages.
 Everything is computed with a few regular-expression scans of the page's joined text and
 numpy prefix sums over the blocks, not per block in Python.

@@ -9,6 +9,10 @@ and early stopping: every ``eval_every`` steps the unary net is scored by block 
 pairwise net by pair accuracy on the validation pages, the best checkpoint kept, training
 stopped after ``patience`` evaluations without improvement or at ``max_steps``.
 
+Two departures from the authors' TensorFlow code, which follow the paper instead: dropout
+(0.2) on activations where the code drops weights (DropConnect, keep 0.75 / 0.8), and windows
+drawn uniformly over all of them where the code draws a document, then a window in it.
+
 Decoding maximises ``sum_i log p_i(l_i) + lambda_pairwise * sum_i log p_{i,i+1}(l_i, l_{i+1})``
 by Viterbi (:func:`viterbi`); ``lambda_pairwise = 0`` is the unary-only variant and skips the
 pairwise net altogether.
