@@ -1,0 +1,5 @@
+"""The simple systems of the CleanEval 2007 competition (papers/002; ALGORITHMS.md)."""
+
+from boilerbench.extractors.cleaneval2007.wcc import WCC
+
+__all__ = ["WCC"]
