@@ -11,6 +11,7 @@ never modify them: they are shared with the runner.
 from __future__ import annotations
 
 import inspect
+import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -64,6 +65,12 @@ class Estimator:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.get_params().items())})"
+
+    def check_saved_params(self, saved: dict, directory: "str | os.PathLike[str]") -> None:
+        """Refuse to load a model saved with other hyperparameters (compared as JSON, so a
+        tuple argument equals the list it was saved as)."""
+        if saved != json.loads(json.dumps(self.get_params())):
+            raise ValueError(f"model in {directory} was trained with other hyperparameters: {saved}")
 
 
 class HeuristicExtractor:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from torch import nn
+
 from boilerbench.datasets.page import Page
 
 
@@ -20,3 +22,28 @@ def hold_out(train: Sequence[Page], validation: Sequence[Page] | None, share: fl
         validation = [p for i, p in enumerate(train) if i in held]
         train = [p for i, p in enumerate(train) if i not in held]
     return train, validation
+
+
+class EarlyStopping:
+    """Keeps a copy of the weights with the best validation score so far and says when
+    ``patience`` evaluations in a row have not improved on it."""
+
+    def __init__(self, patience: int) -> None:
+        self.patience = patience
+        self.best = float("-inf")
+        self.state: dict | None = None
+        self.stale = 0
+
+    def update(self, score: float, net: nn.Module) -> bool:
+        """Record an evaluation of ``net``; True when training should stop."""
+        if score > self.best:
+            self.best, self.stale = score, 0
+            self.state = {k: v.detach().clone() for k, v in net.state_dict().items()}
+            return False
+        self.stale += 1
+        return self.stale >= self.patience
+
+    def restore(self, net: nn.Module) -> nn.Module:
+        """Load the best weights into ``net`` and put it in evaluation mode."""
+        net.load_state_dict(self.state)
+        return net.eval()

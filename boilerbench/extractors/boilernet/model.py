@@ -34,7 +34,7 @@ from boilerbench.errors import ConfigError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import Vocabulary
-from boilerbench.extractors.training import hold_out
+from boilerbench.extractors.training import EarlyStopping, hold_out
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +162,7 @@ class BoilerNet(Estimator):
 
         net = self._network()
         optimiser = torch.optim.Adam(net.parameters(), lr=self.lr)
-        best_f1, best_state, stale = -1.0, None, 0
+        stopping = EarlyStopping(self.patience)
         self.history_: list[dict] = []
         # Batches of pages of similar length (shuffled within equal lengths, batch order shuffled
         # every epoch): the LSTM runs as many steps as the longest page of a batch, so mixing a
@@ -189,16 +189,9 @@ class BoilerNet(Estimator):
             f1 = self._f1(validation) if validation else -total_loss
             self.history_.append({"epoch": epoch, "loss": total_loss, "validation_f1": f1})
             log.info("BoilerNet epoch %d: training loss %.4f, validation F1 %.4f", epoch, total_loss, f1)
-            if f1 > best_f1:
-                best_f1, stale = f1, 0
-                best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
-            else:
-                stale += 1
-                if stale >= self.patience:
-                    break
-        net.load_state_dict(best_state)
-        net.eval()
-        self._net = net
+            if stopping.update(f1, net):
+                break
+        self._net = stopping.restore(net)
         self.epochs_run_ = len(self.history_)
         return self
 
@@ -256,8 +249,7 @@ class BoilerNet(Estimator):
     def load(self, directory: "str | os.PathLike[str]") -> "BoilerNet":
         directory = Path(directory)
         state = json.loads((directory / CONFIG_FILE).read_text())
-        if state["params"] != self.get_params():
-            raise ValueError(f"model in {directory} was trained with other hyperparameters: {state['params']}")
+        self.check_saved_params(state["params"], directory)
         self.vocabulary_ = Vocabulary(tuple(state["vocabulary"]["words"]), tuple(state["vocabulary"]["tags"]))
         self.history_ = state["history"]
         self.epochs_run_ = len(self.history_)

@@ -98,8 +98,7 @@ class CRF(Estimator):
     def load(self, directory: "str | os.PathLike[str]") -> "CRF":
         directory = Path(directory)
         saved = json.loads((directory / CONFIG_FILE).read_text())
-        if {k: saved[k] for k in self.get_params()} != {**self.get_params(), "exclude": list(self.exclude)}:
-            raise ValueError(f"model in {directory} was trained with other hyperparameters: {saved}")
+        self.check_saved_params({k: saved.get(k) for k in self.get_params()}, directory)
         self.model_ = (directory / MODEL_FILE).read_bytes()
         self._open()
         return self

@@ -37,7 +37,7 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
-from boilerbench.extractors.training import hold_out
+from boilerbench.extractors.training import EarlyStopping, hold_out
 from boilerbench.extractors.web2text.features import (
     BLOCK_FEATURES,
     EDGE_FEATURES,
@@ -198,7 +198,7 @@ class Web2Text(Estimator):
         windows = torch.from_numpy(_windows([len(t) for t in targets], self.window))
         optimiser = torch.optim.Adam(net.parameters(), lr=self.lr, weight_decay=self.l2)
         history = self.history_.setdefault(name, [])
-        best, best_state, stale, loss_sum = -1.0, None, 0, 0.0
+        stopping, loss_sum = EarlyStopping(self.patience), 0.0
         for step in range(1, self.max_steps + 1):
             net.train()
             rows = windows[torch.from_numpy(rng.integers(len(windows), size=self.batch_size))]
@@ -215,15 +215,9 @@ class Web2Text(Estimator):
             history.append({"step": step, "loss": loss_sum / self.eval_every, "validation": value})
             log.info("Web2Text %s step %d: training loss %.4f, validation %.4f", name, step, loss_sum / self.eval_every, value)
             loss_sum = 0.0
-            if value > best:
-                best, stale = value, 0
-                best_state = {k: v.detach().clone() for k, v in net.state_dict().items()}
-            else:
-                stale += 1
-                if stale >= self.patience:
-                    break
-        net.load_state_dict(best_state)
-        return net.eval()
+            if stopping.update(value, net):
+                break
+        return stopping.restore(net)
 
     def fit_summary(self) -> str:
         """How long each network trained (for logs and benchmarks)."""
@@ -286,8 +280,7 @@ class Web2Text(Estimator):
     def load(self, directory: "str | os.PathLike[str]") -> "Web2Text":
         directory = Path(directory)
         state = json.loads((directory / CONFIG_FILE).read_text())
-        if state["params"] != json.loads(json.dumps(self.get_params())):
-            raise ValueError(f"model in {directory} was trained with other hyperparameters: {state['params']}")
+        self.check_saved_params(state["params"], directory)
         self.block_scaler_ = Standardiser(*(np.asarray(state["block_scaler"][k]) for k in ("mean", "scale")))
         self.edge_scaler_ = Standardiser(*(np.asarray(state["edge_scaler"][k]) for k in ("mean", "scale")))
         self.history_ = state["history"]
