@@ -22,7 +22,7 @@ MEASURED = (
     ("ms_per_page", "ms/page"),
 )
 #: Metrics that have published counterparts, each shown as "<header> (pub.)".
-PUBLISHED_METRICS = ("block.accuracy", "block.precision", "block.recall", "block.f1", "rouge_lsum.f1")
+PUBLISHED_METRICS = ("block.accuracy", "block.precision", "block.recall", "block.f1", "cleaneval.mean", "rouge_lsum.f1")
 
 
 @dataclass

@@ -17,15 +17,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from boilerbench.datasets.blocks import Blocks
 from boilerbench.datasets.page import Page
 from boilerbench.extractors.base import Extraction, HeuristicExtractor
-
-
-def block_lines(blocks: Blocks) -> np.ndarray:
-    """The line index of every block: a new line starts at each block preceded by a line break."""
-    starts = np.fromiter((i == 0 or sep == "\n" for i, sep in enumerate(blocks.seps)), dtype=bool, count=len(blocks))
-    return np.cumsum(starts) - 1
+from boilerbench.extractors.cleaneval2007.lines import block_lines, line_texts
 
 
 def wcc_lines(lines: Sequence[str], min_words: int = 10, min_avg_word_length: float = 3.0,
@@ -61,10 +55,6 @@ class WCC(HeuristicExtractor):
     def extract(self, page: Page) -> Extraction:
         blocks = page.blocks
         line_of = block_lines(blocks)
-        n_lines = int(line_of[-1]) + 1 if len(line_of) else 0
-        parts: list[list[str]] = [[] for _ in range(n_lines)]
-        for text, line, sep in zip(blocks.texts, line_of, blocks.seps):
-            parts[line].append(text if not parts[line] else sep + text)
-        keep = wcc_lines(["".join(p) for p in parts], self.min_words, self.min_avg_word_length,
-                         self.min_line_chars, self.title_lines)
-        return Extraction.from_labels(page, keep[line_of].astype(np.int8) if n_lines else np.zeros(0, np.int8))
+        lines = line_texts(blocks, line_of)
+        keep = wcc_lines(lines, self.min_words, self.min_avg_word_length, self.min_line_chars, self.title_lines)
+        return Extraction.from_labels(page, keep[line_of].astype(np.int8) if lines else np.zeros(0, np.int8))
