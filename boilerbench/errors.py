@@ -1,5 +1,8 @@
 """Errors that the command line reports as one clear message, without a traceback."""
 
+import importlib
+from types import ModuleType
+
 
 class BoilerbenchError(Exception):
     """Base class: a user-facing problem (missing data, bad config value)."""
@@ -22,3 +25,14 @@ def check_choice(name: str, value: object, options: "tuple | list") -> None:
 
 class MissingDependencyError(BoilerbenchError):
     """An optional package that the selected component needs is not installed."""
+
+
+def import_optional(module: str, distribution: str, how: str) -> ModuleType:
+    """Import ``module`` of an optional package or raise :class:`MissingDependencyError` naming
+    the package (``distribution``) and ``how`` to install it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise MissingDependencyError(
+            f"this extractor needs the package {distribution!r}, which is not installed ({err}); {how}"
+        ) from err

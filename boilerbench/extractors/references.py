@@ -9,7 +9,6 @@ install command. Settings are the libraries' defaults except where noted; Bevend
 
 from __future__ import annotations
 
-import importlib
 import logging
 from types import ModuleType
 
@@ -17,7 +16,7 @@ from lxml import etree
 
 from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.page import Page
-from boilerbench.errors import MissingDependencyError, check_choice
+from boilerbench.errors import check_choice, import_optional
 from boilerbench.extractors.base import Extraction, HeuristicExtractor
 
 #: Distribution names whose versions every run records (those installed).
@@ -27,14 +26,8 @@ INSTALL_HINT = 'pip install -e ".[refs]"  (or: make install)'
 
 
 def require(module: str, distribution: str) -> ModuleType:
-    """Import ``module`` or raise one clear message naming the package and the install command."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as err:
-        raise MissingDependencyError(
-            f"this extractor needs the package {distribution!r}, which is not installed ({err}); "
-            f"install the reference extractors with: {INSTALL_HINT}"
-        ) from err
+    """Import a reference library or raise one clear message naming it and the install command."""
+    return import_optional(module, distribution, f"install the reference extractors with: {INSTALL_HINT}")
 
 
 class PageTooLargeError(ValueError):

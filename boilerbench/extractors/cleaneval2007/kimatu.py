@@ -15,7 +15,9 @@ papers/002 gives the steps, not the constants, so this is a reconstruction:
    more than once on the page (``posted by X``, ``reply``) are removed.
 4. *Quotations*: a short block after a candidate whose longest common word subsequence with
    the candidate covers at least ``lcs_share`` of its words repeats the candidate (a quotation,
-   a teaser, a caption) and is removed.
+   a teaser, a caption) and is removed. Only the next ``lcs_window`` blocks are compared, which
+   bounds the quadratic cost on gigantic pages (the largest CleanEval and L3S-GN1 pages have
+   fewer blocks, so there every following block is compared).
 5. *Neighbours*: a remaining block next to a kept block whose ratio is at least
    ``neighbour_ratio`` and whose text is mostly outside links is kept too (repeated until
    nothing changes), and so is a heading (``h1``-``h6``) just before a kept block, which has a
@@ -84,16 +86,19 @@ class Kimatu(HeuristicExtractor):
     """Kimatu's candidate blocks by ratio, duplicate and quotation removal by LCS, neighbours."""
 
     def __init__(self, candidate_ratio: float = 0.15, neighbour_ratio: float = 0.02, small_block_words: int = 30,
-                 lcs_share: float = 0.8, max_link_share: float = 0.5) -> None:
+                 lcs_share: float = 0.8, max_link_share: float = 0.5, lcs_window: int = 2000) -> None:
         for name, value in (("candidate_ratio", candidate_ratio), ("neighbour_ratio", neighbour_ratio),
                             ("lcs_share", lcs_share), ("max_link_share", max_link_share)):
             if not 0 <= value <= 1:
                 raise ConfigError(f"extractor.{name} must lie in [0, 1], got {value}")
+        if lcs_window < 0:
+            raise ConfigError(f"extractor.lcs_window must be at least 0, got {lcs_window}")
         self.candidate_ratio = candidate_ratio
         self.neighbour_ratio = neighbour_ratio
         self.small_block_words = small_block_words
         self.lcs_share = lcs_share
         self.max_link_share = max_link_share
+        self.lcs_window = lcs_window
 
     def select(self, blocks: Blocks) -> np.ndarray:
         """Which Kimatu blocks are kept (and the canonical blocks' Kimatu blocks)."""
@@ -115,7 +120,7 @@ class Kimatu(HeuristicExtractor):
 
         keep = (ratio >= self.candidate_ratio) & ~removed
         for c in np.flatnonzero(keep):
-            for b in range(c + 1, n):
+            for b in range(c + 1, min(n, c + 1 + self.lcs_window)):
                 if small[b] and words[b] and not removed[b] and (
                     LCSseq.similarity(words[c], words[b]) >= self.lcs_share * len(words[b])
                 ):

