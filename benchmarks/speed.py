@@ -5,7 +5,8 @@ parse + canonical blocks), gold labelling (token LCS alignment), then each extra
 end as a user calls it on raw HTML (a fresh page each time, so our extractors pay for parsing
 and segmentation), and each one's speed relative to trafilatura's, measured in the same run. Learned extractors
 are first fitted on the split's training and validation pages, and the fit time is printed.
-Reference extractors that are not installed are skipped with a note.
+Reference extractors that are not installed are skipped with a note. For an extractor with a
+sentence encoder (``lm_embedding``) the embedding cost per block is printed on its own.
 
     BOILERBENCH_DATA=../shared/datasets python benchmarks/speed.py [--split cleaneval] [--limit N]
         [--extractors bte,cetd,scedd,trafilatura,...] [--threads 1]
@@ -47,6 +48,21 @@ def time_each(items: Sequence, fn: Callable) -> np.ndarray:
 
 def report(name: str, ms: np.ndarray) -> None:
     print(f"  {name:<34} mean {ms.mean():7.2f} ms   p95 {np.percentile(ms, 95):7.2f} ms   total {ms.sum() / 1000:6.2f} s")
+
+
+def embedding_cost(name: str, encoder, blocks: Sequence) -> None:
+    """A language-model extractor's embedding cost alone: a fresh encoder (empty caches, model
+    loaded beforehand) embeds every block text of the pages, each distinct text once."""
+    fresh = type(encoder)(encoder.model, encoder.max_tokens, encoder.batch_size)
+    start = time.perf_counter()
+    fresh.dimension
+    loaded = time.perf_counter()
+    texts = [t for b in blocks for t in b.texts]
+    fresh.encode(texts)
+    seconds = time.perf_counter() - loaded
+    print(f"  {name} embedding: {1000 * seconds / max(fresh.texts_encoded, 1):.2f} ms per block text "
+          f"({fresh.texts_encoded} distinct of {len(texts)} blocks, {seconds:.1f} s; model load "
+          f"{loaded - start:.1f} s)")
 
 
 def main(argv: list[str]) -> int:
@@ -93,6 +109,8 @@ def main(argv: list[str]) -> int:
                   f"{time.perf_counter() - start:.2f} s{f' ({done})' if done else ''}")
         timings[name] = time_each(pages, lambda p: extractor.extract(Page(p.id, p.html, "")))
         report(f"{name} (end to end)", timings[name])
+        if hasattr(extractor, "encoder_"):
+            embedding_cost(name, extractor.encoder_, blocks)
     if "trafilatura" in timings:
         reference = timings["trafilatura"].mean()
         for name, ms in timings.items():

