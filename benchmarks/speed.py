@@ -114,7 +114,7 @@ def main(argv: list[str]) -> int:
     if "trafilatura" in timings:
         reference = timings["trafilatura"].mean()
         for name, ms in timings.items():
-            print(f"  {name:<14} trafilatura's time / this one's: {reference / ms.mean():5.1f}x")
+            print(f"  {name:<14} trafilatura's time / this one's: {reference / ms.mean():7.3g}x")
     return 0
 
 
