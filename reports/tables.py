@@ -66,12 +66,16 @@ def fmt(value, digits: int = 3) -> str:
     return f"{value:.{digits}f}"
 
 
+def digits_of(column: str) -> int:
+    """Decimals shown: scores in per cent and milliseconds with 2, fractions with 3."""
+    return 2 if column in ("cleaneval.mean", "ms_per_page") else 3
+
+
 def measured_cells(row: pd.Series) -> dict[str, str]:
     cells = {}
     for column, header in MEASURED:
-        digits = 2 if column in ("cleaneval.mean", "ms_per_page") else 3
         value = row.get(column)
-        cells[header] = fmt(value, digits)
+        cells[header] = fmt(value, digits_of(column))
         if column == "block.f1" and not pd.isna(row.get("cv.f1_std", float("nan"))):
             cells[header] += f" +- {row['cv.f1_std']:.3f}"
     return cells
@@ -79,7 +83,7 @@ def measured_cells(row: pd.Series) -> dict[str, str]:
 
 def published_cells(extractor: str, dataset: str) -> dict[str, str]:
     headers = dict(MEASURED)
-    return {f"{headers[m]} (pub.)": fmt(published(extractor, dataset, m)) for m in PUBLISHED_METRICS}
+    return {f"{headers[m]} (pub.)": fmt(published(extractor, dataset, m), digits_of(m)) for m in PUBLISHED_METRICS}
 
 
 def results_table(name: str, title: str, runs: pd.DataFrame, identity: dict[str, str], with_published: bool) -> Table:

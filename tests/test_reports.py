@@ -102,3 +102,15 @@ def test_published_figures_sit_beside_the_measured_ones():
     assert rows.loc["cetd", "F1 (pub.)"] == "–" and rows.loc["cetd", "F1"] == "0.815"
     assert list(table.frame["extractor"]) == ["cetd", "bte"]  # best F1 first
     assert "ROUGE-LSum F1 (pub.)" not in table.frame.columns  # none published for these two
+
+
+def test_competition_scores_sit_beside_the_cleaneval_score():
+    import pandas as pd
+
+    from reports.tables import results_table
+
+    runs = pd.DataFrame([{"extractor": "kimatu", "dataset": "cleaneval", "split": "cleaneval", "block.f1": 0.8,
+                          "cleaneval.mean": 86.214}])
+    table = results_table("t", "T", runs, {"extractor": "extractor", "split": "split"}, with_published=True)
+    # papers/002: Kimatu scored 74.3 in the 2007 competition
+    assert table.frame.loc[0, ["CleanEval", "CleanEval (pub.)"]].tolist() == ["86.21", "74.30"]
