@@ -24,6 +24,12 @@ def hold_out(train: Sequence[Page], validation: Sequence[Page] | None, share: fl
     return train, validation
 
 
+def balanced_class_weights(positives: float, total: float) -> tuple[float, float]:
+    """Loss weights (content, boilerplate) of ``n / (2 n_c)`` (scikit-learn's "balanced"), so
+    both classes weigh the same in total; a class with no examples counts as one."""
+    return total / (2 * max(positives, 1.0)), total / (2 * max(total - positives, 1.0))
+
+
 class EarlyStopping:
     """Keeps a copy of the weights with the best validation score so far and says when
     ``patience`` evaluations in a row have not improved on it."""

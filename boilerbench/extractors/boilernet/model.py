@@ -34,7 +34,7 @@ from boilerbench.errors import ConfigError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import Vocabulary
-from boilerbench.extractors.training import EarlyStopping, hold_out
+from boilerbench.extractors.training import EarlyStopping, balanced_class_weights, hold_out
 
 log = logging.getLogger(__name__)
 
@@ -157,8 +157,7 @@ class BoilerNet(Estimator):
         data = [(self._encode(p), torch.from_numpy(p.gold_labels.astype(np.float32))) for p in train]
         positives = float(sum(y.sum() for _, y in data))
         total = float(sum(len(y) for _, y in data))
-        # balanced class weights: n / (2 n_c)
-        weight = {1: total / (2 * max(positives, 1.0)), 0: total / (2 * max(total - positives, 1.0))}
+        content_weight, boilerplate_weight = balanced_class_weights(positives, total)
 
         net = self._network()
         optimiser = torch.optim.Adam(net.parameters(), lr=self.lr)
@@ -178,7 +177,7 @@ class BoilerNet(Estimator):
                 logits = net([x for x, _ in batch])
                 targets = nn.utils.rnn.pad_sequence([y for _, y in batch], batch_first=True)
                 mask = nn.utils.rnn.pad_sequence([torch.ones(len(y)) for _, y in batch], batch_first=True)
-                weights = mask * torch.where(targets > 0.5, weight[1], weight[0])
+                weights = mask * torch.where(targets > 0.5, content_weight, boilerplate_weight)
                 loss = (nn.functional.binary_cross_entropy_with_logits(logits, targets, reduction="none") * weights).sum()
                 loss = loss / mask.sum()
                 optimiser.zero_grad()

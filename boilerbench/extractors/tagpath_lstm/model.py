@@ -34,7 +34,7 @@ from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import ancestor_tags
 from boilerbench.extractors.tagpath_lstm.fasttext import TagEmbeddings, train_tag_embeddings
-from boilerbench.extractors.training import EarlyStopping, hold_out
+from boilerbench.extractors.training import EarlyStopping, balanced_class_weights, hold_out
 
 log = logging.getLogger(__name__)
 
@@ -141,10 +141,7 @@ class TagPathLSTM(Estimator):
         paths, which, extra = self._encode(train)
         path_vectors, lengths = self._path_tensor(paths)
         labels = torch.from_numpy(np.concatenate([p.gold_labels for p in train]).astype(np.float32))
-        positives = float(labels.sum())
-        # balanced class weights: n / (2 n_c)
-        weights = torch.where(labels > 0.5, len(labels) / (2 * max(positives, 1.0)),
-                              len(labels) / (2 * max(len(labels) - positives, 1.0)))
+        weights = torch.where(labels > 0.5, *balanced_class_weights(float(labels.sum()), float(len(labels))))
         which, extra = torch.from_numpy(which), torch.from_numpy(extra)
 
         net = self._network()
