@@ -66,6 +66,8 @@ def test_lm_embedding_learns_hand_made_pages_and_round_trips(tmp_path):
     model = LMEmbedding().fit(pages[:3])
     assert model.tags_[:2] == ("body", "html")  # ties broken alphabetically
     assert model.features(pages[0]).shape == (4, 384 + len(model.tags_))
+    # the positional encoding is added to a fresh array, never to a cached one
+    np.testing.assert_array_equal(model.features(pages[0]), model.features(pages[0]))
     for page in pages:
         assert model.extract(page).labels.tolist() == page.gold_labels.tolist() == [0, 0, 1, 0]
     model.save(tmp_path)

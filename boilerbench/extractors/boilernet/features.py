@@ -41,8 +41,10 @@ class Vocabulary:
         words: Counter = Counter()
         tags: Counter = Counter()
         for blocks in pages_blocks:
-            for tokens, path in zip(blocks.tokens, blocks.paths):
-                words.update(tokens)
+            if top_words:  # a tag-only vocabulary (the LM classifier's) need not tokenise the text
+                for tokens in blocks.tokens:
+                    words.update(tokens)
+            for path in blocks.paths:
                 tags.update(ancestor_tags(path))
 
         def top(counts: Counter, k: int) -> tuple[str, ...]:

@@ -80,8 +80,7 @@ class LMEmbedding(Estimator):
         """The page's block embeddings, plus the positional encoding when ``positional``."""
         blocks = page.blocks
         vectors = self.encoder_.encode_page(blocks.texts)
-        if self.positional:
-            vectors = vectors.copy()
+        if self.positional:  # added in place: encode_page returns a fresh array
             for start in range(0, len(blocks), PE_CHUNK):  # bounds the float64 angles on gigantic pages
                 stop = min(start + PE_CHUNK, len(blocks))
                 vectors[start:stop] += positional_encoding(np.arange(start, stop), vectors.shape[1])
