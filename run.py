@@ -1,7 +1,7 @@
 """Run one (extractor, dataset) job, or a sweep with -m. See README.md.
 
-    python run.py extractor=bte dataset=cleaneval
-    python run.py -m extractor=bte,all_text dataset=cleaneval,l3s_gn1
+python run.py extractor=bte dataset=cleaneval
+python run.py -m extractor=bte,all_text dataset=cleaneval,l3s_gn1
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from boilerbench.datasets.l3s import L3SGN1, aligner_agreement
 from cli import run_main
+
+from boilerbench.datasets.l3s import L3SGN1, aligner_agreement
 
 
 def main(argv: list[str]) -> int:
@@ -20,8 +21,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     root = Path(args.root) if args.root else L3SGN1(download=False).locate()
     r = aligner_agreement(root, args.limit)
-    print(f"L3S-GN1 aligner validity: {r['agree']}/{r['blocks']} blocks agree = {100 * r['agreement']:.2f} % "
-          f"over {r['pages']} pages (worst page {100 * r['worst_page']:.1f} %)")
+    print(
+        f"L3S-GN1 aligner validity: {r['agree']}/{r['blocks']} blocks agree = {100 * r['agreement']:.2f} % "
+        f"over {r['pages']} pages (worst page {100 * r['worst_page']:.1f} %)"
+    )
     return 0
 
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from cli import run_main
 
 from boilerbench.datasets.cache import set_cache_dir
 from boilerbench.datasets.cleaneval import CleanEval
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.experiments.runner import make_extractor
-from cli import run_main
 
 PUBLISHED = {"accuracy": 0.84, "precision": 0.86, "recall": 0.83, "f1": 0.84}
 DEFAULT_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "boilerbench"
@@ -49,8 +49,10 @@ def main(argv: list[str]) -> int:
     extractor.set_tags(pages)
     x = np.vstack([extractor.features(p) for p in pages])
     y = np.concatenate([p.gold_labels for p in pages])
-    print(f"{len(pages)} CleanEval pages, {len(y)} blocks ({y.mean():.3f} content), {x.shape[1]} features, "
-          f"built in {time.perf_counter() - start:.1f} s ({extractor.encoder_.texts_encoded} texts embedded)")
+    print(
+        f"{len(pages)} CleanEval pages, {len(y)} blocks ({y.mean():.3f} content), {x.shape[1]} features, "
+        f"built in {time.perf_counter() - start:.1f} s ({extractor.encoder_.texts_encoded} texts embedded)"
+    )
 
     order = np.random.default_rng(args.seed).permutation(len(y))
     n_train, n_test = int(0.64 * len(y)), int(0.33 * len(y))
@@ -59,8 +61,10 @@ def main(argv: list[str]) -> int:
     extractor.fit_matrix(x[train], y[train])
     predicted = (extractor.predict_proba_matrix(x[test]) >= extractor.threshold).astype(np.int8)
     metrics = block_metrics([block_counts(predicted, y[test])])
-    print(f"fitted on {n_train} blocks in {time.perf_counter() - start:.1f} s ({extractor.fit_summary()}); "
-          f"tested on {n_test} blocks")
+    print(
+        f"fitted on {n_train} blocks in {time.perf_counter() - start:.1f} s ({extractor.fit_summary()}); "
+        f"tested on {n_test} blocks"
+    )
     print(f"  {'':<10} {'measured':>9} {'published':>9}")
     for name, value in PUBLISHED.items():
         print(f"  {name:<10} {metrics[name]:9.3f} {value:9.2f}")

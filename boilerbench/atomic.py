@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 
-def atomic_write_bytes(path: "str | os.PathLike[str]", data: bytes) -> None:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` atomically, creating parent folders."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -26,6 +26,6 @@ def atomic_write_bytes(path: "str | os.PathLike[str]", data: bytes) -> None:
         raise
 
 
-def atomic_write_text(path: "str | os.PathLike[str]", text: str) -> None:
+def atomic_write_text(path: str | os.PathLike[str], text: str) -> None:
     """Write ``text`` as UTF-8 to ``path`` atomically."""
     atomic_write_bytes(path, text.encode("utf-8"))

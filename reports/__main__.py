@@ -23,8 +23,14 @@ def build_all(run_dirs: list[str], out: Path) -> dict[str, str]:
     out.mkdir(parents=True, exist_ok=True)
     runs = collect(run_dirs)
     status: dict[str, str] = {}
-    index = ["# boilerbench reports", "", f"Built from the runs under: {', '.join(run_dirs)} ({len(runs)} runs).", "",
-             "| artefact | files | runs | regenerate |", "|---|---|---|---|"]
+    index = [
+        "# boilerbench reports",
+        "",
+        f"Built from the runs under: {', '.join(run_dirs)} ({len(runs)} runs).",
+        "",
+        "| artefact | files | runs | regenerate |",
+        "|---|---|---|---|",
+    ]
     for artefact in ARTEFACTS:
         tagged = runs[runs["report"].isin(artefact.experiments)]
         try:

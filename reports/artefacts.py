@@ -21,7 +21,7 @@ class Artefact:
     name: str
     kind: str
     experiments: tuple[str, ...]
-    build: Callable[[pd.DataFrame], "Table | figures.plt.Figure"]
+    build: Callable[[pd.DataFrame], Table | figures.plt.Figure]
 
     @property
     def command(self) -> str:
@@ -33,24 +33,38 @@ def _table_cleaneval(runs: pd.DataFrame) -> Table:
     runs = runs[runs["protocol"] == "test"]
     if runs.empty:
         raise figures.MissingRuns("extractor runs on cleaneval (cleaneval and web2text splits)")
-    return results_table("table_cleaneval", "CleanEval: every extractor on both splits", runs,
-                         {"extractor": "extractor", "split": "split"}, with_published=True)
+    return results_table(
+        "table_cleaneval",
+        "CleanEval: every extractor on both splits",
+        runs,
+        {"extractor": "extractor", "split": "split"},
+        with_published=True,
+    )
 
 
 def _table_l3s(runs: pd.DataFrame) -> Table:
     if runs.empty:
         raise figures.MissingRuns("extractor runs on l3s_gn1 (5-fold CV for learned ones)")
-    return results_table("table_l3s", "L3S-GN1: every extractor (learned ones by 5-fold cross-validation)",
-                         runs, {"extractor": "extractor", "protocol": "protocol"}, with_published=True)
+    return results_table(
+        "table_l3s",
+        "L3S-GN1: every extractor (learned ones by 5-fold cross-validation)",
+        runs,
+        {"extractor": "extractor", "protocol": "protocol"},
+        with_published=True,
+    )
 
 
 def _table_cross(runs: pd.DataFrame) -> Table:
     runs = runs[runs["protocol"] == "cross"]
     if runs.empty:
         raise figures.MissingRuns("learned extractors trained on one dataset and tested on the other")
-    return results_table("table_cross", "Cross-dataset: trained on one dataset, tested on the other", runs,
-                         {"extractor": "extractor", "trained on": "trained_on", "tested on": "dataset"},
-                         with_published=False)
+    return results_table(
+        "table_cross",
+        "Cross-dataset: trained on one dataset, tested on the other",
+        runs,
+        {"extractor": "extractor", "trained on": "trained_on", "tested on": "dataset"},
+        with_published=False,
+    )
 
 
 def _default_runs(runs: pd.DataFrame) -> pd.DataFrame:
@@ -68,11 +82,20 @@ ARTEFACTS = (
     Artefact("table_l3s", "table", ("table_l3s",), _table_l3s),
     Artefact("table_cross", "table", ("table_cross",), _table_cross),
     Artefact("fig_scedd_coefficients", "figure", ("fig_scedd_coefficients",), figures.scedd_coefficients),
-    Artefact("fig_short_pages", "figure", ("fig_short_pages", *TABLE_RUNS),
-             lambda r: figures.short_pages(_default_runs(r))),
-    Artefact("fig_speed_quality", "figure", ("fig_speed_quality", *TABLE_RUNS),
-             lambda r: figures.speed_quality(_default_runs(r))),
+    Artefact(
+        "fig_short_pages", "figure", ("fig_short_pages", *TABLE_RUNS), lambda r: figures.short_pages(_default_runs(r))
+    ),
+    Artefact(
+        "fig_speed_quality",
+        "figure",
+        ("fig_speed_quality", *TABLE_RUNS),
+        lambda r: figures.speed_quality(_default_runs(r)),
+    ),
     Artefact("fig_web2text_lambda", "figure", ("fig_web2text_lambda",), figures.web2text_lambda),
-    Artefact("fig_score_distributions", "figure", ("fig_score_distributions", *TABLE_RUNS),
-             lambda r: figures.score_distributions(_default_runs(r))),
+    Artefact(
+        "fig_score_distributions",
+        "figure",
+        ("fig_score_distributions", *TABLE_RUNS),
+        lambda r: figures.score_distributions(_default_runs(r)),
+    ),
 )

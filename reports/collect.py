@@ -51,7 +51,7 @@ def run_row(path: Path) -> dict:
     return row
 
 
-def collect(folders: Iterable["str | Path"]) -> pd.DataFrame:
+def collect(folders: Iterable[str | Path]) -> pd.DataFrame:
     """All runs under ``folders`` (searched recursively), the latest of each setting kept."""
     rows = [run_row(p) for folder in folders for p in sorted(Path(folder).rglob("summary.json"))]
     if not rows:
@@ -60,6 +60,6 @@ def collect(folders: Iterable["str | Path"]) -> pd.DataFrame:
     return frame.drop_duplicates(subset=list(KEY), keep="last").reset_index(drop=True)
 
 
-def pages(run_dir: "str | Path") -> pd.DataFrame:
+def pages(run_dir: str | Path) -> pd.DataFrame:
     """A run's ``pages.csv`` (page ids as strings)."""
     return pd.read_csv(Path(run_dir) / "pages.csv", dtype={"page_id": str}, keep_default_na=False)

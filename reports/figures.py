@@ -38,7 +38,7 @@ def scedd_coefficients(runs: pd.DataFrame, dataset: str = "cleaneval") -> plt.Fi
     frame = pd.DataFrame(points, columns=["top", "bottom", "wrong", "short"])
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
     for ax, (vary, fixed, default, label) in zip(
-        axes, (("bottom", "top", 0.05, "bottom_coef"), ("top", "bottom", 0.95, "top_coef"))
+        axes, (("bottom", "top", 0.05, "bottom_coef"), ("top", "bottom", 0.95, "top_coef")), strict=True
     ):
         part = frame[np.isclose(frame[fixed], default)].sort_values(vary)
         ax.plot(part[vary], part["wrong"], marker="o")
@@ -58,7 +58,7 @@ def short_pages(runs: pd.DataFrame) -> plt.Figure:
     _require(runs[runs["extractor"] == "scedd"], "a default scedd run per dataset (it marks the short pages)")
     datasets = sorted(runs["dataset"].unique())
     fig, axes = plt.subplots(1, len(datasets), figsize=(5 * len(datasets), 4), squeeze=False)
-    for ax, dataset in zip(axes[0], datasets):
+    for ax, dataset in zip(axes[0], datasets, strict=True):
         part = runs[runs["dataset"] == dataset]
         scedd = part[part["extractor"] == "scedd"]
         if scedd.empty:
@@ -86,12 +86,17 @@ def speed_quality(runs: pd.DataFrame) -> plt.Figure:
     """ms per page (log scale) against block F1, one point per extractor and dataset."""
     _require(runs, "runs of the extractors on cleaneval and l3s_gn1")
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    for (dataset, marker) in zip(sorted(runs["dataset"].unique()), "os^D"):
+    for dataset, marker in zip(sorted(runs["dataset"].unique()), "os^D", strict=False):
         part = runs[runs["dataset"] == dataset]
         ax.scatter(part["ms_per_page"], part["block.f1"], marker=marker, label=dataset)
         for _, run in part.iterrows():
-            ax.annotate(run["extractor"], (run["ms_per_page"], run["block.f1"]), fontsize=7,
-                        xytext=(3, 3), textcoords="offset points")
+            ax.annotate(
+                run["extractor"],
+                (run["ms_per_page"], run["block.f1"]),
+                fontsize=7,
+                xytext=(3, 3),
+                textcoords="offset points",
+            )
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
     ax.xaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
@@ -125,7 +130,7 @@ def score_distributions(runs: pd.DataFrame) -> plt.Figure:
     _require(runs, "runs of the extractors on cleaneval and l3s_gn1")
     datasets = sorted(runs["dataset"].unique())
     fig, axes = plt.subplots(len(datasets), 1, figsize=(9, 3.8 * len(datasets)), squeeze=False)
-    for ax, dataset in zip(axes[:, 0], datasets):
+    for ax, dataset in zip(axes[:, 0], datasets, strict=True):
         part = runs[runs["dataset"] == dataset].sort_values("block.f1")
         data = [pages(d)["cleaneval"].astype(float).to_numpy() for d in part["run_dir"]]
         ax.boxplot(data, vert=False, showfliers=False)

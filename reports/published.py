@@ -11,17 +11,35 @@ from __future__ import annotations
 #: (extractor, dataset) -> {metric column: published value}.
 PUBLISHED: dict[tuple[str, str], dict[str, float]] = {
     ("bte", "cleaneval"): {"block.accuracy": 0.75, "block.precision": 0.76, "block.recall": 0.84, "block.f1": 0.80},
-    ("crf", "cleaneval"): {"block.accuracy": 0.82, "block.precision": 0.88, "block.recall": 0.81, "block.f1": 0.84,
-                           "cleaneval.mean": 74.7},
+    ("crf", "cleaneval"): {
+        "block.accuracy": 0.82,
+        "block.precision": 0.88,
+        "block.recall": 0.81,
+        "block.f1": 0.84,
+        "cleaneval.mean": 74.7,
+    },
     ("wcc", "cleaneval"): {"cleaneval.mean": 74.2},
     ("kimatu", "cleaneval"): {"cleaneval.mean": 74.3},
     ("htmlcleaner", "cleaneval"): {"cleaneval.mean": 74.0},
-    ("lm_embedding", "cleaneval"): {"block.accuracy": 0.84, "block.precision": 0.86, "block.recall": 0.83,
-                                    "block.f1": 0.84},
-    ("web2text", "cleaneval"): {"block.accuracy": 0.86, "block.precision": 0.87, "block.recall": 0.90,
-                                "block.f1": 0.88, "rouge_lsum.f1": 0.912},
-    ("boilernet", "cleaneval"): {"block.precision": 0.87, "block.recall": 0.86, "block.f1": 0.87,
-                                 "rouge_lsum.f1": 0.868},
+    ("lm_embedding", "cleaneval"): {
+        "block.accuracy": 0.84,
+        "block.precision": 0.86,
+        "block.recall": 0.83,
+        "block.f1": 0.84,
+    },
+    ("web2text", "cleaneval"): {
+        "block.accuracy": 0.86,
+        "block.precision": 0.87,
+        "block.recall": 0.90,
+        "block.f1": 0.88,
+        "rouge_lsum.f1": 0.912,
+    },
+    ("boilernet", "cleaneval"): {
+        "block.precision": 0.87,
+        "block.recall": 0.86,
+        "block.f1": 0.87,
+        "rouge_lsum.f1": 0.868,
+    },
     ("trafilatura", "cleaneval"): {"rouge_lsum.f1": 0.857},
     ("readability", "cleaneval"): {"rouge_lsum.f1": 0.869},
     ("boilerpipe", "cleaneval"): {"rouge_lsum.f1": 0.807},
@@ -33,10 +51,12 @@ PUBLISHED: dict[tuple[str, str], dict[str, float]] = {
     ("boilernet", "l3s_gn1"): {"rouge_lsum.f1": 0.794},
 }
 
-SOURCES = ("Published block metrics: papers/003's table (CleanEval; the LM-embedding row is on a random "
-           "64/33 split of all blocks, not of pages). Published CleanEval scores: the 2007 competition "
-           "(papers/002), whose score also weighs markup, on the competition's test pages. Published "
-           "ROUGE-LSum F1: Bevendorff et al., SIGIR 2023 (their copy of each dataset).")
+SOURCES = (
+    "Published block metrics: papers/003's table (CleanEval; the LM-embedding row is on a random "
+    "64/33 split of all blocks, not of pages). Published CleanEval scores: the 2007 competition "
+    "(papers/002), whose score also weighs markup, on the competition's test pages. Published "
+    "ROUGE-LSum F1: Bevendorff et al., SIGIR 2023 (their copy of each dataset)."
+)
 
 
 def published(extractor: str, dataset: str, metric: str) -> float | None:

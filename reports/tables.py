@@ -43,18 +43,36 @@ class Table:
     def latex(self) -> str:
         spec = "l" * 3 + "r" * (len(self.frame.columns) - 3)
         lines = [
-            "\\begin{table}", "\\centering", f"\\caption{{{_tex(self.title)}}}", f"\\label{{tab:{self.name}}}",
-            "\\small", f"\\begin{{tabular}}{{{spec}}}", "\\toprule",
-            " & ".join(_tex(c) for c in self.frame.columns) + " \\\\", "\\midrule",
+            "\\begin{table}",
+            "\\centering",
+            f"\\caption{{{_tex(self.title)}}}",
+            f"\\label{{tab:{self.name}}}",
+            "\\small",
+            f"\\begin{{tabular}}{{{spec}}}",
+            "\\toprule",
+            " & ".join(_tex(c) for c in self.frame.columns) + " \\\\",
+            "\\midrule",
             *(" & ".join(_tex(str(v)) for v in row) + " \\\\" for row in self.frame.itertuples(index=False)),
-            "\\bottomrule", "\\end{tabular}", "", f"\\footnotesize {_tex(self.note)}", "\\end{table}", "",
+            "\\bottomrule",
+            "\\end{tabular}",
+            "",
+            f"\\footnotesize {_tex(self.note)}",
+            "\\end{table}",
+            "",
         ]
         return "\n".join(lines)
 
 
 def _tex(text: str) -> str:
-    for char, escaped in (("\\", "\\textbackslash{}"), ("_", "\\_"), ("%", "\\%"), ("&", "\\&"), ("#", "\\#"),
-                          ("->", "$\\rightarrow$"), ("+-", "$\\pm$")):
+    for char, escaped in (
+        ("\\", "\\textbackslash{}"),
+        ("_", "\\_"),
+        ("%", "\\%"),
+        ("&", "\\&"),
+        ("#", "\\#"),
+        ("->", "$\\rightarrow$"),
+        ("+-", "$\\pm$"),
+    ):
         text = text.replace(char, escaped)
     return text
 
@@ -104,6 +122,9 @@ def results_table(name: str, title: str, runs: pd.DataFrame, identity: dict[str,
         frame = frame.sort_values([*groups, "_f1"], ascending=[True] * len(groups) + [False])
         frame = frame.drop(columns="_f1")
         frame = frame.drop(columns=[c for c in frame.columns if (frame[c] == "–").all()])
-    note = ("Measured: micro block metrics over the test pages, CleanEval score (mean over pages), "
-            "extraction ms per page. " + (f"Columns marked (pub.) are published figures. {SOURCES}" if with_published else ""))
+    note = (
+        "Measured: micro block metrics over the test pages, CleanEval score (mean over pages), "
+        "extraction ms per page. "
+        + (f"Columns marked (pub.) are published figures. {SOURCES}" if with_published else "")
+    )
     return Table(name, title, frame.reset_index(drop=True), note.strip())

@@ -21,7 +21,7 @@ class Memorising:
         type(self).fits += 1
         counts: dict[str, int] = {}
         for page in train:
-            for text, label in zip(page.blocks.texts, page.gold_labels):
+            for text, label in zip(page.blocks.texts, page.gold_labels, strict=True):
                 if label:
                     counts[text] = counts.get(text, 0) + 1
         self.content_ = sorted(t for t, c in counts.items() if c >= self.min_count)

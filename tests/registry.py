@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from boilerbench.errors import MissingDependencyError
 from boilerbench.experiments import runner
 

@@ -5,20 +5,24 @@ import functools
 
 import numpy as np
 import pytest
+from registry import EXTRACTOR_NAMES, make_extractor
 
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
 from boilerbench.experiments.scoring import evaluate_page
-from registry import EXTRACTOR_NAMES, make_extractor
 
 LIMIT = 50_000_000
 TRAIN = [
     Page("t1", "<body><div><a>Home</a></div><p>" + "good text " * 30 + "</p></body>", " ".join(["good text"] * 30)),
-    Page("t2", "<body><ul><li><a>Menu</a></li></ul><p>" + "more words " * 30 + "</p></body>", " ".join(["more words"] * 30)),
+    Page(
+        "t2",
+        "<body><ul><li><a>Menu</a></li></ul><p>" + "more words " * 30 + "</p></body>",
+        " ".join(["more words"] * 30),
+    ),
 ]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def fitted(name: str):
     """Each extractor fitted once, briefly, on the two training pages."""
     return make_extractor(name, quick=True).fit(TRAIN, None)
@@ -32,7 +36,7 @@ BAD_INPUTS = {
     "empty": b"",
     "random_bytes": _random_bytes(),
     "truncated": b"<html><head><title>T</title></head><body><div><p>Some text that is cut in the mid",
-    "mixed_encodings": "<p>naïve</p>".encode("utf-8") + "<p>café crème</p>".encode("windows-1252"),
+    "mixed_encodings": "<p>naïve</p>".encode() + "<p>café crème</p>".encode("windows-1252"),
     "nul_and_control": b"<html><body><p>a\x00b\x01c\x1bd text</p>\x00\x00</body></html>",
     "xml_declaration": b'<?xml version="1.0" encoding="ISO-8859-1"?><html><body><p>Declared text</p></body></html>',
     "deep_nesting": b"<div>" * 10_000 + b"deep text" + b"</div>" * 10_000,

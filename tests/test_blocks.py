@@ -1,18 +1,25 @@
 """Canonical segmentation and the aligner on hand-made pages."""
 
 import numpy as np
+from conftest import NAV_PAGE
 
 from boilerbench.datasets.align import align_labels, matched_tokens
 from boilerbench.datasets.blocks import segment
-from conftest import NAV_PAGE
 
 
 def test_blocks_of_hand_made_page():
     b = segment(NAV_PAGE)
     assert b.texts == ["Home", "|", "About", "Hello", "wor", "ld, friend.", "one", "two", "tail"]
     assert b.paths == [
-        "html/body/div/a", "html/body/div", "html/body/div/a", "html/body/p", "html/body/p/b",
-        "html/body/p", "html/body/ul/li", "html/body/ul/li", "html/body",
+        "html/body/div/a",
+        "html/body/div",
+        "html/body/div/a",
+        "html/body/p",
+        "html/body/p/b",
+        "html/body/p",
+        "html/body/ul/li",
+        "html/body/ul/li",
+        "html/body",
     ]
     assert b.seps == ["", " ", " ", "\n", " ", "", "\n", "\n", "\n"]
     # start/end tags between blocks: <body><div><a> | </a> | <a> | </a></div><p> | <b> | </b> |

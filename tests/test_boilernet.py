@@ -30,8 +30,8 @@ def test_vocabulary_counts_and_encoding_by_hand():
     assert vocab.size == 2 + 2 + 3
     idx, counts, offsets = vocab.encode(blocks)
     # feature indices: 0 unknown word, 1 story, 2 home, 3 unknown tag, 4 body, 5 html, 6 a
-    leaf0 = dict(zip(idx[offsets[0] : offsets[1]].tolist(), counts[offsets[0] : offsets[1]].tolist()))
-    leaf1 = dict(zip(idx[offsets[1] : offsets[2]].tolist(), counts[offsets[1] : offsets[2]].tolist()))
+    leaf0 = dict(zip(idx[offsets[0] : offsets[1]].tolist(), counts[offsets[0] : offsets[1]].tolist(), strict=True))
+    leaf1 = dict(zip(idx[offsets[1] : offsets[2]].tolist(), counts[offsets[1] : offsets[2]].tolist(), strict=True))
     assert leaf0 == {2: 1.0, 5: 1.0, 4: 1.0, 3: 1.0, 6: 1.0}  # home; html, body, div (unknown), a
     assert leaf1 == {1: 2.0, 0: 1.0, 5: 1.0, 4: 1.0, 3: 1.0}  # story x2, zebra unknown; html, body, p unknown
 
@@ -69,7 +69,7 @@ def test_training_is_deterministic_and_round_trips(tmp_path):
     pages = [_page(1), _page(2), _page(3)]
     first = BoilerNet(**{**SMALL, "epochs": 3}).fit(pages)
     second = BoilerNet(**{**SMALL, "epochs": 3}).fit(pages)
-    for (name, a), (_, b) in zip(first._net.state_dict().items(), second._net.state_dict().items()):
+    for (name, a), (_, b) in zip(first._net.state_dict().items(), second._net.state_dict().items(), strict=True):
         assert torch.equal(a, b), name
     first.save(tmp_path)
     loaded = BoilerNet(**{**SMALL, "epochs": 3}).load(tmp_path)
@@ -97,6 +97,11 @@ def test_long_pages_are_scored_in_pieces():
     pieces = model.predict_proba([page])[0]
     assert len(pieces) == 25
     # the first piece sees the same left context up to its end; the pieces are independent
-    np.testing.assert_allclose(pieces[:10], model.predict_proba([Page("a", "<body>" + "".join(
-        f"<p>para {i} words</p>" for i in range(10)) + "</body>", "")])[0], atol=1e-6)
+    np.testing.assert_allclose(
+        pieces[:10],
+        model.predict_proba(
+            [Page("a", "<body>" + "".join(f"<p>para {i} words</p>" for i in range(10)) + "</body>", "")]
+        )[0],
+        atol=1e-6,
+    )
     assert len(whole) == 25

@@ -7,8 +7,13 @@ from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.extractors.cleaneval2007 import WCC, HTMLCleaner, Kimatu
-from boilerbench.extractors.cleaneval2007.htmlcleaner import (best_sequence, function_word_chars, good_sentences,
-                                                              select_sequences, sentence_spans)
+from boilerbench.extractors.cleaneval2007.htmlcleaner import (
+    best_sequence,
+    function_word_chars,
+    good_sentences,
+    select_sequences,
+    sentence_spans,
+)
 from boilerbench.extractors.cleaneval2007.kimatu import block_ratios, kimatu_blocks
 from boilerbench.extractors.cleaneval2007.lines import block_lines
 from boilerbench.extractors.cleaneval2007.wcc import wcc_lines
@@ -32,8 +37,10 @@ def test_wcc_title_must_be_close_and_words_long_enough():
 
 
 def test_wcc_on_a_page_maps_lines_back_to_blocks():
-    html = (f"<body><div><a>Home</a> | <a>News</a></div><h1>Bridge closes</h1>"
-            f"<p>{PARAGRAPH.replace('old bridge', '<b>old bridge</b>')}</p><div>Copyright 2007 Example Ltd</div></body>")
+    html = (
+        f"<body><div><a>Home</a> | <a>News</a></div><h1>Bridge closes</h1>"
+        f"<p>{PARAGRAPH.replace('old bridge', '<b>old bridge</b>')}</p><div>Copyright 2007 Example Ltd</div></body>"
+    )
     page = Page("p", html, "")
     # blocks: Home, |, News (one line), title, three blocks of the paragraph line, footer
     assert block_lines(page.blocks).tolist() == [0, 0, 0, 1, 2, 2, 2, 3]
@@ -47,9 +54,11 @@ def test_wcc_on_a_page_maps_lines_back_to_blocks():
 SENTENCE_A = "The council said that it will close the old bridge for the summer."  # nFW 22
 SENTENCE_B = "It is the only road into the town from the north."  # nFW 25
 SENTENCE_C = "Workers will start on the first of June and finish in the autumn."  # nFW 19
-TWO_SEQUENCES = (f"<body><p>{SENTENCE_A} {SENTENCE_B}</p>"
-                 "<div><a>Shop</a> | <a>Sponsors of the Summer Fair and the Big Market</a></div>"
-                 f"<p>{SENTENCE_C}</p><div>Copyright</div></body>")
+TWO_SEQUENCES = (
+    f"<body><p>{SENTENCE_A} {SENTENCE_B}</p>"
+    "<div><a>Shop</a> | <a>Sponsors of the Summer Fair and the Big Market</a></div>"
+    f"<p>{SENTENCE_C}</p><div>Copyright</div></body>"
+)
 
 
 def test_htmlcleaner_sentences_and_function_words():
@@ -87,10 +96,12 @@ def test_htmlcleaner_on_a_two_sequence_page():
         HTMLCleaner(min_score_ratio=-1)
 
 
-KIMATU_PAGE = ("<body><ul><li><a>Home</a></li><li><a>News</a></li></ul><h2>Bridge closes</h2>"
-               f"<p>{SENTENCE_A}</p><p>{SENTENCE_B}</p><blockquote>close the old bridge for the summer</blockquote>"
-               "<div class=by>Posted by Ann</div><div class=c>Great news, thanks!</div>"
-               "<div class=by>Posted by Ann</div></body>")
+KIMATU_PAGE = (
+    "<body><ul><li><a>Home</a></li><li><a>News</a></li></ul><h2>Bridge closes</h2>"
+    f"<p>{SENTENCE_A}</p><p>{SENTENCE_B}</p><blockquote>close the old bridge for the summer</blockquote>"
+    "<div class=by>Posted by Ann</div><div class=c>Great news, thanks!</div>"
+    "<div class=by>Posted by Ann</div></body>"
+)
 
 
 def test_kimatu_blocks_and_ratios():

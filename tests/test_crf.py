@@ -26,8 +26,14 @@ L = math.log1p
 def features():
     page = Page("p", PAGE, "")
     assert page.blocks.texts == [
-        "Home", "|", "News", "The Title", "First sentence here. Second one!",
-        "Call 12:30 on 3/4/2007 at www.example.com", "- item one", "- item one",
+        "Home",
+        "|",
+        "News",
+        "The Title",
+        "First sentence here. Second one!",
+        "Call 12:30 on 3/4/2007 at www.example.com",
+        "- item one",
+        "- item one",
     ]
     return block_features(page.blocks)
 
@@ -88,7 +94,14 @@ def test_labels_from_gold_markers():
     markup = "URL: http://x\n<h>The Title\n<p>Hello world again\n<l>- item one\n<l>- item two\n"
     page = Page("p", html, "The Title Hello world again - item one - item two", meta={"gold_markup": markup})
     assert crf_labels(page) == [
-        "other", "header", "paragraph", "continuation", "continuation", "list", "list", "other",
+        "other",
+        "header",
+        "paragraph",
+        "continuation",
+        "continuation",
+        "list",
+        "list",
+        "other",
     ]
     plain = Page("q", html, "The Title Hello world again")
     assert crf_labels(plain) == ["other", "paragraph", "paragraph", "paragraph", "paragraph", "other", "other", "other"]
@@ -100,8 +113,13 @@ def _pages():
     pages = []
     for k in range(3):
         body = f"<p>Story {k} tells a long tale of many things that happened today.</p><p>It goes on for a while.</p>"
-        pages.append(Page(str(k), f"<body>{nav}{body}{foot}</body>",
-                          f"Story {k} tells a long tale of many things that happened today. It goes on for a while."))
+        pages.append(
+            Page(
+                str(k),
+                f"<body>{nav}{body}{foot}</body>",
+                f"Story {k} tells a long tale of many things that happened today. It goes on for a while.",
+            )
+        )
     return pages
 
 

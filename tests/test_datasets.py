@@ -8,16 +8,16 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import write_pairs
 
 from boilerbench.datasets.base import ENV_VAR, kfold
+from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.cleaneval import CleanEval, parse_gold, read_page_id, unwrap_html
 from boilerbench.datasets.download import fetch_dataset, write_manifest
 from boilerbench.datasets.l3s import restore_lost_characters, span_classes
-from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.page import Page
 from boilerbench.datasets.plaintext import PlainText
 from boilerbench.errors import ConfigError, DatasetNotFoundError
-from conftest import write_pairs
 
 
 def test_unwrap_cleaneval_html():
@@ -98,7 +98,10 @@ def test_l3s_span_labels_and_repair():
     )
     assert span_classes(blocks).tolist() == [1, 0, 2, 2, 2, -1]
     page_html = "<p>Kosovo\u2019s future \u2014 \u201cnow\u201d</p>"
-    assert restore_lost_characters("Kosovo?s future ? ?now? why?", page_html) == "Kosovo\u2019s future \u2014 \u201cnow\u201d why?"
+    assert (
+        restore_lost_characters("Kosovo?s future ? ?now? why?", page_html)
+        == "Kosovo\u2019s future \u2014 \u201cnow\u201d why?"
+    )
 
 
 @pytest.fixture
@@ -122,12 +125,16 @@ def _make_archive(www: Path, name: str, files: dict[str, bytes]) -> None:
 
 def test_download_verifies_manifest_and_installs_atomically(tmp_path, http_server):
     www, url = http_server
-    _make_archive(www, "a.zip", {
-        "repo-123/set/input/1.html": b"<p>one</p>",
-        "repo-123/set/gold/1.txt": b"one",
-        "repo-123/other/ignored.txt": b"x",
-        "repo-123/set/.DS_Store": b"junk",
-    })
+    _make_archive(
+        www,
+        "a.zip",
+        {
+            "repo-123/set/input/1.html": b"<p>one</p>",
+            "repo-123/set/gold/1.txt": b"one",
+            "repo-123/other/ignored.txt": b"x",
+            "repo-123/set/.DS_Store": b"junk",
+        },
+    )
     _make_archive(www, "b.zip", {"extra-9/g/2.txt": b"two"})
     expected = tmp_path / "expected"
     for rel, data in {"set/input/1.html": b"<p>one</p>", "set/gold/1.txt": b"one", "set/gold/2.txt": b"two"}.items():
@@ -160,10 +167,12 @@ def test_download_verifies_manifest_and_installs_atomically(tmp_path, http_serve
 def test_dataset_downloads_when_missing(tmp_path, http_server, monkeypatch):
     www, url = http_server
     monkeypatch.delenv(ENV_VAR, raising=False)
-    files = {f"cleaneval-dev/input/1.html": b"<text id=\"u\">\n<p>Hi there</p>\n</text>",
-             f"cleaneval-dev/GoldStandard/1-cleaned.txt": b"URL: u\n<p>Hi there",
-             "cleaneval-final/finalrun-input/61.html": b"<p>x</p>",
-             "cleaneval-final/GoldStandard/61.txt": b"<p>x"}
+    files = {
+        "cleaneval-dev/input/1.html": b'<text id="u">\n<p>Hi there</p>\n</text>',
+        "cleaneval-dev/GoldStandard/1-cleaned.txt": b"URL: u\n<p>Hi there",
+        "cleaneval-final/finalrun-input/61.html": b"<p>x</p>",
+        "cleaneval-final/GoldStandard/61.txt": b"<p>x",
+    }
     _make_archive(www, "ce.zip", {f"r/{k}": v for k, v in files.items()})
     staged = tmp_path / "staged"
     for rel, data in files.items():

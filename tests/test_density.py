@@ -7,9 +7,9 @@ import pytest
 
 from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError
 from boilerbench.extractors.cetd import CETD, composite_text_density, density_sum, text_density
 from boilerbench.extractors.dom_stats import dom_stats
-from boilerbench.errors import ConfigError
 
 # Elements in pre-order: 0 body, 1 div#nav, 2 a, 3 a, 4 div#main, 5 p, 6 p, 7 a.
 # Blocks: "Home" (a2), "News" (a3), "Twenty chars of text" (p5), "More" (p6), "link" (a7),
@@ -49,7 +49,9 @@ def test_composite_text_density_by_hand(stats):
     ratio = 12 / 40  # LC_b / C_b
     ctd = composite_text_density(stats)
     # p6: C 12, T 1, LC 4, LT 1, nLC 8
-    assert ctd[6] == pytest.approx(12 * math.log(12 * 1 / (4 * 1)) / math.log(math.log(12 * 4 / 8 + ratio * 12 + math.e)))
+    assert ctd[6] == pytest.approx(
+        12 * math.log(12 * 1 / (4 * 1)) / math.log(math.log(12 * 4 / 8 + ratio * 12 + math.e))
+    )
     # p5: no links, so LC, LT and T read as 1 and nLC = C
     assert ctd[5] == pytest.approx(20 * math.log(20) / math.log(math.log(20 * 1 / 20 + ratio * 20 + math.e)))
     # nav: C 8 = LC 8, so nLC = 0 reads as 1: ln(8*2 / (8*2)) = 0
@@ -97,7 +99,9 @@ def test_densitysum_marks_a_second_region_above_the_threshold():
 
 
 def test_hidden_elements_are_removed():
-    html = '<body><div><p>visible words here</p><p style="display: none">hidden words</p><p hidden>gone</p></div></body>'
+    html = (
+        '<body><div><p>visible words here</p><p style="display: none">hidden words</p><p hidden>gone</p></div></body>'
+    )
     stats = dom_stats(segment(html))
     assert list(stats.removed) == [False, False, False, True, True]
     assert stats.C[0] == len("visible words here") and stats.T[0] == 2

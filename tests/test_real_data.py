@@ -8,17 +8,19 @@ import sys
 import pandas as pd
 import pytest
 import yaml
+from conftest import PROJECT
 from hydra import compose, initialize_config_dir
 
 from boilerbench.datasets.cleaneval import CleanEval
 from boilerbench.datasets.l3s import L3SGN1, aligner_agreement
 from boilerbench.experiments import run
-from conftest import PROJECT
 
 pytestmark = pytest.mark.data
 
 
-@pytest.mark.parametrize("split,sizes", [("cleaneval", (56, 5, 676)), ("web2text", (531, 58, 148)), ("all", (0, 0, 737))])
+@pytest.mark.parametrize(
+    "split,sizes", [("cleaneval", (56, 5, 676)), ("web2text", (531, 58, 148)), ("all", (0, 0, 737))]
+)
 def test_cleaneval_splits(data_root, split, sizes):
     s = CleanEval(root=data_root / "cleaneval", split=split).load()
     assert (len(s.train), len(s.validation), len(s.test)) == sizes
@@ -53,8 +55,16 @@ def test_aligner_agrees_with_l3s_annotations(data_root):
 
 def _run(tmp_path, extractor, *overrides):
     with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
-        cfg = compose("config", overrides=[f"extractor={extractor}", f"paths.root_dir={tmp_path}",
-                                           "progress=false", "save_predictions=false", *overrides])
+        cfg = compose(
+            "config",
+            overrides=[
+                f"extractor={extractor}",
+                f"paths.root_dir={tmp_path}",
+                "progress=false",
+                "save_predictions=false",
+                *overrides,
+            ],
+        )
     return run(cfg, tmp_path / extractor)
 
 
@@ -147,9 +157,21 @@ def test_lm_embedding_learns_on_a_few_cleaneval_pages(data_root):
 def test_optuna_search_scores_the_validation_pages(data_root, tmp_path):
     sweep = tmp_path / "search"
     proc = subprocess.run(
-        [sys.executable, "run.py", "-m", "hparams_search=scedd_optuna", "hydra.sweeper.n_trials=3",
-         f"hydra.sweep.dir={sweep}", f"paths.root_dir={tmp_path}", "progress=false"],
-        cwd=PROJECT, capture_output=True, text=True, timeout=600, env={**os.environ, "BOILERBENCH_DATA": str(data_root)},
+        [
+            sys.executable,
+            "run.py",
+            "-m",
+            "hparams_search=scedd_optuna",
+            "hydra.sweeper.n_trials=3",
+            f"hydra.sweep.dir={sweep}",
+            f"paths.root_dir={tmp_path}",
+            "progress=false",
+        ],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "BOILERBENCH_DATA": str(data_root)},
     )
     assert proc.returncode == 0, proc.stderr
     trials = [json.loads(p.read_text()) for p in sweep.rglob("summary.json")]

@@ -4,11 +4,11 @@ import subprocess
 import sys
 
 import pytest
+from registry import PROJECT, make_extractor
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import MissingDependencyError
 from boilerbench.extractors.references import PageTooLargeError, require
-from registry import PROJECT, make_extractor
 
 REFERENCES = ["boilerpipe", "html_to_text", "justext", "readability", "trafilatura"]
 
@@ -25,7 +25,7 @@ PAGE = (
     "<html><head><title>Library plans approved</title></head><body>"
     '<div id="menu"><ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li>'
     '<li><a href="/sport">Sport</a></li><li><a href="/contact">Contact</a></li></ul></div>'
-    f"<div id=\"article\"><h1>Library plans approved</h1><p>{ARTICLE}</p><p>{SECOND}</p></div>"
+    f'<div id="article"><h1>Library plans approved</h1><p>{ARTICLE}</p><p>{SECOND}</p></div>'
     '<div id="footer"><a href="/privacy">Privacy</a> | <a href="/terms">Terms</a></div>'
     "</body></html>"
 )
@@ -67,9 +67,19 @@ def test_missing_package_is_one_clear_cli_message(tmp_path):
     (pages / "a.html").write_text("<p>x</p>")
     (pages / "a.txt").write_text("x")
     proc = subprocess.run(
-        [sys.executable, "run.py", "extractor=trafilatura", "dataset=plaintext", f"dataset.root={pages}",
-         f"hydra.run.dir={tmp_path / 'out'}"],
-        cwd=PROJECT, env=env, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "run.py",
+            "extractor=trafilatura",
+            "dataset=plaintext",
+            f"dataset.root={pages}",
+            f"hydra.run.dir={tmp_path / 'out'}",
+        ],
+        cwd=PROJECT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 2
     assert "trafilatura" in proc.stderr and 'pip install -e ".[refs]"' in proc.stderr

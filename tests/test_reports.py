@@ -7,21 +7,30 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import PROJECT, write_pairs
+
 from reports.collect import collect
 from reports.tables import Table, fmt
 
 ARTICLE = " ".join(f"word{i}" for i in range(40))
 PAGES = {
     "a": (f"<body><div><a>Home</a> <a>News</a></div><p>{ARTICLE}</p><p>Copyright 2024</p></body>", ARTICLE),
-    "b": ("<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>", "Title Short story here."),
+    "b": (
+        "<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
+        "Title Short story here.",
+    ),
 }
 
 
 def _python(*args, cwd=PROJECT, **env):
-    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(PROJECT), **env}, timeout=600)
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(PROJECT), **env},
+        timeout=600,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +38,17 @@ def experiment(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("experiment")
     data = write_pairs(tmp / "pages", PAGES)
     sweep = tmp / "multirun"
-    done = _python("run.py", "-m", "extractor=bte,all_text", "dataset=plaintext", f"dataset.root={data}",
-                   "report=table_cleaneval", f"hydra.sweep.dir={sweep}", f"paths.root_dir={tmp}", "progress=false")
+    done = _python(
+        "run.py",
+        "-m",
+        "extractor=bte,all_text",
+        "dataset=plaintext",
+        f"dataset.root={data}",
+        "report=table_cleaneval",
+        f"hydra.sweep.dir={sweep}",
+        f"paths.root_dir={tmp}",
+        "progress=false",
+    )
     assert done.returncode == 0, done.stderr
     out = tmp / "out"
     built = _python("-m", "reports", str(sweep), "--out", str(out))
@@ -44,8 +62,10 @@ def test_table_values_are_the_runs_summaries(experiment):
     assert sorted(summaries) == ["all_text", "bte"]
     lines = (out / "table_cleaneval.md").read_text().splitlines()
     header = [c.strip() for c in lines[2].strip("|").split("|")]
-    rows = {cells[0]: dict(zip(header, cells)) for cells in
-            ([c.strip() for c in line.strip("|").split("|")] for line in lines[4:6])}
+    rows = {
+        cells[0]: dict(zip(header, cells, strict=True))
+        for cells in ([c.strip() for c in line.strip("|").split("|")] for line in lines[4:6])
+    }
     for name, summary in summaries.items():
         m = summary["metrics"]
         assert rows[name]["F1"] == fmt(m["block"]["f1"]) and rows[name]["P"] == fmt(m["block"]["precision"])
@@ -76,7 +96,11 @@ def test_markdown_and_latex_rendering():
     import pandas as pd
 
     table = Table("t", "A_title", pd.DataFrame({"extractor": ["web2text_unary"], "F1": ["0.870 +- 0.010"]}), "note 5%")
-    assert table.markdown().splitlines()[2:5] == ["| extractor | F1 |", "|---|---|", "| web2text_unary | 0.870 +- 0.010 |"]
+    assert table.markdown().splitlines()[2:5] == [
+        "| extractor | F1 |",
+        "|---|---|",
+        "| web2text_unary | 0.870 +- 0.010 |",
+    ]
     tex = table.latex()
     assert "web2text\\_unary & 0.870 $\\pm$ 0.010 \\\\" in tex and "note 5\\%" in tex
 
@@ -91,10 +115,12 @@ def test_published_figures_sit_beside_the_measured_ones():
 
     from reports.tables import results_table
 
-    runs = pd.DataFrame([
-        {"extractor": "bte", "dataset": "cleaneval", "split": "cleaneval", "block.f1": 0.81, "ms_per_page": 1.3},
-        {"extractor": "cetd", "dataset": "cleaneval", "split": "cleaneval", "block.f1": 0.815, "ms_per_page": 2.3},
-    ])
+    runs = pd.DataFrame(
+        [
+            {"extractor": "bte", "dataset": "cleaneval", "split": "cleaneval", "block.f1": 0.81, "ms_per_page": 1.3},
+            {"extractor": "cetd", "dataset": "cleaneval", "split": "cleaneval", "block.f1": 0.815, "ms_per_page": 2.3},
+        ]
+    )
     table = results_table("t", "T", runs, {"extractor": "extractor", "split": "split"}, with_published=True)
     rows = table.frame.set_index("extractor")
     # papers/003: BTE 0.75 / 0.76 / 0.84 / 0.80; nothing published for CETD on CleanEval
@@ -109,8 +135,17 @@ def test_competition_scores_sit_beside_the_cleaneval_score():
 
     from reports.tables import results_table
 
-    runs = pd.DataFrame([{"extractor": "kimatu", "dataset": "cleaneval", "split": "cleaneval", "block.f1": 0.8,
-                          "cleaneval.mean": 86.214}])
+    runs = pd.DataFrame(
+        [
+            {
+                "extractor": "kimatu",
+                "dataset": "cleaneval",
+                "split": "cleaneval",
+                "block.f1": 0.8,
+                "cleaneval.mean": 86.214,
+            }
+        ]
+    )
     table = results_table("t", "T", runs, {"extractor": "extractor", "split": "split"}, with_published=True)
     # papers/002: Kimatu scored 74.3 in the 2007 competition
     assert table.frame.loc[0, ["CleanEval", "CleanEval (pub.)"]].tolist() == ["86.21", "74.30"]

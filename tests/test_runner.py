@@ -8,19 +8,23 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import PROJECT, write_pairs
 from hydra import compose, initialize_config_dir
+from memorising import Memorising
 
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
-from conftest import PROJECT, write_pairs
-from memorising import Memorising
 
 ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(40)) + "</p>"
 PAGES = {
-    "a": (f"<body><div><a>Home</a> <a>News</a></div>{ARTICLE}<p>Copyright 2024</p></body>",
-          " ".join(f"word{i}" for i in range(40))),
-    "b": ("<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
-          "<h>Title\n<p>Short story here."),
+    "a": (
+        f"<body><div><a>Home</a> <a>News</a></div>{ARTICLE}<p>Copyright 2024</p></body>",
+        " ".join(f"word{i}" for i in range(40)),
+    ),
+    "b": (
+        "<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
+        "<h>Title\n<p>Short story here.",
+    ),
     "binary": (bytes(range(256)) * 20, "nothing"),
     "empty": (b"", ""),
 }
@@ -29,9 +33,16 @@ PAGES = {
 def make_cfg(tmp_path, *overrides):
     data = write_pairs(tmp_path / "pages", PAGES)
     with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
-        return compose("config", overrides=[
-            "dataset=plaintext", f"dataset.root={data}", f"paths.root_dir={tmp_path}", "progress=false", *overrides,
-        ])
+        return compose(
+            "config",
+            overrides=[
+                "dataset=plaintext",
+                f"dataset.root={data}",
+                f"paths.root_dir={tmp_path}",
+                "progress=false",
+                *overrides,
+            ],
+        )
 
 
 def test_run_writes_consistent_results(tmp_path):
@@ -80,7 +91,9 @@ def test_cross_validation_tests_every_page_once(tmp_path):
     assert summary["split"] == "all/cv2" and cv["folds"] == 2 and cv["pool"] == 4
     assert [f["n_train"] for f in cv["per_fold"]] == [2, 2]
     f1 = [f["block_f1"] for f in cv["per_fold"]]
-    assert cv["mean"]["block_f1"] == pytest.approx(np.mean(f1)) and cv["std"]["block_f1"] == pytest.approx(np.std(f1, ddof=1))
+    assert cv["mean"]["block_f1"] == pytest.approx(np.mean(f1)) and cv["std"]["block_f1"] == pytest.approx(
+        np.std(f1, ddof=1)
+    )
     assert len(list((tmp_path / "models" / "crf").iterdir())) == 2  # one cached model per fold
     again = run(make_cfg(tmp_path, "extractor=crf", "extractor.max_iterations=20", "cv.folds=2"), tmp_path / "cv2")
     assert all(f["model_loaded_from_cache"] for f in again["cv"]["per_fold"])
@@ -90,12 +103,22 @@ def test_cross_validation_tests_every_page_once(tmp_path):
 
 
 def test_cross_dataset_trains_on_one_and_tests_on_the_other(tmp_path):
-    other = write_pairs(tmp_path / "other", {
-        "c": ("<body><ul><li><a>Menu</a></li></ul><p>Short story here.</p><p>Unseen words.</p></body>",
-              "Short story here.\nUnseen words."),
-    })
-    overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising",
-                 "dataset@train_dataset=plaintext", f"train_dataset.root={tmp_path / 'pages'}")
+    other = write_pairs(
+        tmp_path / "other",
+        {
+            "c": (
+                "<body><ul><li><a>Menu</a></li></ul><p>Short story here.</p><p>Unseen words.</p></body>",
+                "Short story here.\nUnseen words.",
+            ),
+        },
+    )
+    overrides = (
+        "extractor=bte",
+        "+extractor.min_count=1",
+        "extractor._target_=memorising.Memorising",
+        "dataset@train_dataset=plaintext",
+        f"train_dataset.root={tmp_path / 'pages'}",
+    )
     cfg = make_cfg(tmp_path, *overrides)
     cfg.dataset.root = str(other)
     out = tmp_path / "cross"
@@ -118,11 +141,16 @@ def test_learned_model_is_cached_and_reused(tmp_path):
     second = run(make_cfg(tmp_path, *overrides), tmp_path / "r2")
     third = run(make_cfg(tmp_path, *overrides, "retrain=true"), tmp_path / "r3")
     assert Memorising.fits == 2
-    assert (first["timing"]["model_loaded_from_cache"], second["timing"]["model_loaded_from_cache"],
-            third["timing"]["model_loaded_from_cache"]) == (False, True, False)
+    assert (
+        first["timing"]["model_loaded_from_cache"],
+        second["timing"]["model_loaded_from_cache"],
+        third["timing"]["model_loaded_from_cache"],
+    ) == (False, True, False)
     assert len(list((tmp_path / "models" / "memorising").iterdir())) == 1
-    other = run(make_cfg(tmp_path, *overrides[:2], "extractor._target_=memorising.Memorising", "extractor.min_count=2"),
-                tmp_path / "r4")
+    other = run(
+        make_cfg(tmp_path, *overrides[:2], "extractor._target_=memorising.Memorising", "extractor.min_count=2"),
+        tmp_path / "r4",
+    )
     assert other["timing"]["model_loaded_from_cache"] is False
     assert len(list((tmp_path / "models" / "memorising").iterdir())) == 2
 
@@ -134,13 +162,23 @@ def test_same_seed_same_predictions(tmp_path):
 
 
 def _cli(*args, env=None):
-    return subprocess.run([sys.executable, "run.py", *args], cwd=PROJECT, capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=120)
+    return subprocess.run(
+        [sys.executable, "run.py", *args],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
 
 
 def test_cli_missing_dataset_is_one_clear_message(tmp_path):
-    proc = _cli("dataset.download=false", f"paths.data_dir={tmp_path}/data", f"hydra.run.dir={tmp_path}/run",
-                env={"BOILERBENCH_DATA": str(tmp_path / "nowhere")})
+    proc = _cli(
+        "dataset.download=false",
+        f"paths.data_dir={tmp_path}/data",
+        f"hydra.run.dir={tmp_path}/run",
+        env={"BOILERBENCH_DATA": str(tmp_path / "nowhere")},
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "Dataset 'cleaneval' not found" in proc.stderr and str(tmp_path / "nowhere" / "cleaneval") in proc.stderr
@@ -156,16 +194,29 @@ def test_cli_wrong_choice_lists_options(tmp_path):
 
 def test_cli_wrong_extractor_value_is_one_clear_message(tmp_path):
     data = write_pairs(tmp_path / "pages", PAGES)
-    proc = _cli("extractor=cetd", "extractor.density=heavy", "dataset=plaintext", f"dataset.root={data}",
-                f"hydra.run.dir={tmp_path}/run")
+    proc = _cli(
+        "extractor=cetd",
+        "extractor.density=heavy",
+        "dataset=plaintext",
+        f"dataset.root={data}",
+        f"hydra.run.dir={tmp_path}/run",
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "extractor.density='heavy' is not valid; choose one of: td, ctd" in proc.stderr
 
 
 def test_cli_multirun_sweep_writes_one_summary_per_job(tmp_path):
     data = write_pairs(tmp_path / "pages", PAGES)
-    proc = _cli("-m", "extractor=scedd", "extractor.top_coef=0,0.05,0.1", "extractor.mode=short", "dataset=plaintext",
-                f"dataset.root={data}", f"hydra.sweep.dir={tmp_path}/sweep", "progress=false")
+    proc = _cli(
+        "-m",
+        "extractor=scedd",
+        "extractor.top_coef=0,0.05,0.1",
+        "extractor.mode=short",
+        "dataset=plaintext",
+        f"dataset.root={data}",
+        f"hydra.sweep.dir={tmp_path}/sweep",
+        "progress=false",
+    )
     assert proc.returncode == 0, proc.stderr
     summaries = sorted((tmp_path / "sweep").glob("*/summary.json"))
     assert [p.parent.name for p in summaries] == ["0_scedd_plaintext", "1_scedd_plaintext", "2_scedd_plaintext"]
@@ -181,10 +232,22 @@ def test_multirun_launchers_run_every_job(tmp_path, launcher):
     # joblib (local parallel, n_jobs from the config) and submitit's local executor (the Slurm
     # launcher's code path, without a cluster)
     data = write_pairs(tmp_path / "pages", PAGES)
-    proc = _cli("-m", "extractor=bte,all_text", "dataset=plaintext", f"dataset.root={data}", f"hydra/launcher={launcher}",
-                "n_jobs=2", f"hydra.sweep.dir={tmp_path}/sweep", "progress=false", "save_predictions=false")
+    proc = _cli(
+        "-m",
+        "extractor=bte,all_text",
+        "dataset=plaintext",
+        f"dataset.root={data}",
+        f"hydra/launcher={launcher}",
+        "n_jobs=2",
+        f"hydra.sweep.dir={tmp_path}/sweep",
+        "progress=false",
+        "save_predictions=false",
+    )
     assert proc.returncode == 0, proc.stderr
-    summaries = {json.loads(p.read_text())["extractor"]: json.loads(p.read_text()) for p in (tmp_path / "sweep").rglob("summary.json")}
+    summaries = {
+        json.loads(p.read_text())["extractor"]: json.loads(p.read_text())
+        for p in (tmp_path / "sweep").rglob("summary.json")
+    }
     assert sorted(summaries) == ["all_text", "bte"]
     assert summaries["all_text"]["metrics"]["block"]["recall"] == 1.0
 

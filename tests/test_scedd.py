@@ -5,8 +5,8 @@ import pytest
 from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
-from boilerbench.extractors.dom_stats import dom_stats
 from boilerbench.extractors.cetd import text_density
+from boilerbench.extractors.dom_stats import dom_stats
 from boilerbench.extractors.scedd import SCEDD, coarse_bytes, find_title, weighted_text_density
 
 HEADER = "H" * 200  # dense, at line 0
@@ -61,7 +61,9 @@ def test_title_matches_the_page_title_and_what_precedes_it_is_dropped():
         "<html><head><title>Big News Today | Example Site</title></head><body>"
         "<div>" + "menu text that is long and dense " * 8 + "</div>"
         "<h1>Big News Today</h1><h2>A subtitle</h2>"
-        "<p>" + "The short story. " * 5 + "</p>"
+        "<p>"
+        + "The short story. " * 5
+        + "</p>"
         + "".join(f"<div><a>{i}</a></div>" for i in range(30))
         + "</body></html>"
     )
@@ -102,13 +104,27 @@ def test_classifier_routes_by_the_coarse_extraction_size():
 def test_long_pages_go_to_cetd():
     from boilerbench.extractors.cetd import CETD
 
-    html = "<body><div><a>menu</a> <a>links</a></div><div><p>" + "word " * 100 + "</p><p>" + "more " * 100 + "</p></div></body>"
+    html = (
+        "<body><div><a>menu</a> <a>links</a></div><div><p>"
+        + "word " * 100
+        + "</p><p>"
+        + "more " * 100
+        + "</p></div></body>"
+    )
     page = Page("p", html, "")
-    assert SCEDD().extract(page).text == CETD().extract(page).text == ("word " * 100).strip() + "\n" + ("more " * 100).strip()
+    assert (
+        SCEDD().extract(page).text
+        == CETD().extract(page).text
+        == ("word " * 100).strip() + "\n" + ("more " * 100).strip()
+    )
 
 
 def test_form_controls_are_removed():
-    html = "<body><form><label>" + "Search the site for anything " * 5 + "</label><input></form><p>The real text.</p></body>"
+    html = (
+        "<body><form><label>"
+        + "Search the site for anything " * 5
+        + "</label><input></form><p>The real text.</p></body>"
+    )
     page = Page("p", html, "")
     assert SCEDD(mode="short").extract(page).text == "The real text."
 

@@ -6,8 +6,7 @@ import pytest
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.extractors.tagpath_lstm import TagPathLSTM
-from boilerbench.extractors.tagpath_lstm.fasttext import (char_ngrams, ngram_bucket, skipgram_pairs,
-                                                          train_tag_embeddings)
+from boilerbench.extractors.tagpath_lstm.fasttext import char_ngrams, ngram_bucket, skipgram_pairs, train_tag_embeddings
 from boilerbench.extractors.tagpath_lstm.model import text_features
 
 ARTICLE = "The council said that it will close the old bridge for the whole summer."
@@ -15,9 +14,11 @@ ARTICLE = "The council said that it will close the old bridge for the whole summ
 
 def _page(k: int) -> Page:
     """Navigation in nav/ul/li/a, content in article/p."""
-    html = (f"<body><nav><ul><li><a>Home {k}</a></li><li><a>News</a></li></ul></nav>"
-            f"<article><p>{ARTICLE} Page {k}.</p><p>Second paragraph of page {k}.</p></article>"
-            f"<div><span>Copyright {k}</span></div></body>")
+    html = (
+        f"<body><nav><ul><li><a>Home {k}</a></li><li><a>News</a></li></ul></nav>"
+        f"<article><p>{ARTICLE} Page {k}.</p><p>Second paragraph of page {k}.</p></article>"
+        f"<div><span>Copyright {k}</span></div></body>"
+    )
     return Page(f"p{k}", html, f"{ARTICLE} Page {k}. Second paragraph of page {k}.")
 
 
@@ -27,7 +28,7 @@ def test_char_ngrams_and_skipgram_pairs():
     assert 0 <= ngram_bucket("<di", 7) < 7 and ngram_bucket("<di", 7) == ngram_bucket("<di", 7)
     # paths 0-1-2 (twice) and 0-1, window 1: (0,1) x3, (1,0) x3, (1,2) x2, (2,1) x2
     centres, contexts, counts = skipgram_pairs([[0, 1, 2], [0, 1, 2], [0, 1]], window=1)
-    pairs = {(int(c), int(x)): float(n) for c, x, n in zip(centres, contexts, counts)}
+    pairs = {(int(c), int(x)): float(n) for c, x, n in zip(centres, contexts, counts, strict=True)}
     assert pairs == {(0, 1): 3, (1, 0): 3, (1, 2): 2, (2, 1): 2}
     assert len(skipgram_pairs([], 2)[0]) == 0
 
@@ -62,7 +63,9 @@ def test_tagpath_lstm_learns_the_paths_and_round_trips(tmp_path):
     model.save(tmp_path)
     loaded = TagPathLSTM(dim=8, hidden=16, embedding_epochs=5, epochs=60, patience=60, lr=0.01, seed=1).load(tmp_path)
     np.testing.assert_allclose(loaded.predict_proba([pages[0]])[0], model.predict_proba([pages[0]])[0], rtol=1e-6)
-    same = TagPathLSTM(dim=8, hidden=16, embedding_epochs=5, epochs=60, patience=60, lr=0.01, seed=1).fit(pages[:4], pages[4:])
+    same = TagPathLSTM(dim=8, hidden=16, embedding_epochs=5, epochs=60, patience=60, lr=0.01, seed=1).fit(
+        pages[:4], pages[4:]
+    )
     np.testing.assert_array_equal(same.predict_proba([pages[5]])[0], model.predict_proba([pages[5]])[0])
     with pytest.raises(ValueError, match="other hyperparameters"):
         TagPathLSTM(dim=8, hidden=32).load(tmp_path)

@@ -22,8 +22,10 @@ from boilerbench.extractors.web2text.model import _windows, viterbi
 SMALL = dict(max_steps=400, eval_every=50, patience=100, batch_size=16, dropout=0.0, lr=0.01)
 
 NAV = "<div><a>Home</a> | <a>World</a> | <a>Sport</a></div>"
-STORY = ("The council said on Monday that the bridge, which was built in 1890, will close for repairs. "
-         "Residents were not happy about it.")
+STORY = (
+    "The council said on Monday that the bridge, which was built in 1890, will close for repairs. "
+    "Residents were not happy about it."
+)
 
 
 def _page(k: int) -> Page:
@@ -90,9 +92,12 @@ def test_viterbi_matches_brute_force_on_four_blocks():
     unary = np.log(rng.dirichlet([1, 1], size=4))
     pairwise = np.log(rng.dirichlet([1, 1, 1, 1], size=3)).reshape(3, 2, 2)
     for weight in (0.0, 0.1, 1.0, 5.0):
-        def score(labels):
-            return sum(unary[i, l] for i, l in enumerate(labels)) + weight * sum(
-                pairwise[i, labels[i], labels[i + 1]] for i in range(3))
+
+        def score(labels, weight=weight):
+            return sum(unary[i, label] for i, label in enumerate(labels)) + weight * sum(
+                pairwise[i, labels[i], labels[i + 1]] for i in range(3)
+            )
+
         best = max(itertools.product((0, 1), repeat=4), key=score)
         assert tuple(viterbi(unary, pairwise, weight)) == best
     assert viterbi(np.zeros((0, 2)), np.zeros((0, 2, 2)), 1.0).shape == (0,)
@@ -127,7 +132,9 @@ def test_training_is_deterministic_and_round_trips(tmp_path):
     first = Web2Text(**{**SMALL, "max_steps": 60}).fit(pages)
     second = Web2Text(**{**SMALL, "max_steps": 60}).fit(pages)
     for net in ("unary_", "pairwise_"):
-        for (name, a), (_, b) in zip(getattr(first, net).state_dict().items(), getattr(second, net).state_dict().items()):
+        for (name, a), (_, b) in zip(
+            getattr(first, net).state_dict().items(), getattr(second, net).state_dict().items(), strict=True
+        ):
             assert torch.equal(a, b), name
     first.save(tmp_path)
     loaded = Web2Text(**{**SMALL, "max_steps": 60}).load(tmp_path)

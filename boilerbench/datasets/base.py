@@ -67,9 +67,9 @@ class Dataset(ABC):
 
     def __init__(
         self,
-        root: "str | os.PathLike[str] | None" = None,
+        root: str | os.PathLike[str] | None = None,
         split: str | None = None,
-        data_dir: "str | os.PathLike[str]" = "data",
+        data_dir: str | os.PathLike[str] = "data",
         download: bool = True,
         source: Mapping | None = None,
     ) -> None:

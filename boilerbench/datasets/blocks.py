@@ -61,12 +61,12 @@ class Blocks:
     tags_before: np.ndarray
     tags_after: int
     seps: list[str]
-    root: "etree._Element | None" = field(default=None, repr=False)
+    root: etree._Element | None = field(default=None, repr=False)
 
     def __len__(self) -> int:
         return len(self.texts)
 
-    def owner(self, i: int) -> "etree._Element":
+    def owner(self, i: int) -> etree._Element:
         """The element that contains block i's text node (the parent of a tail)."""
         anchor = self.anchors[i]
         return anchor.getparent() if self.is_tail[i] else anchor
@@ -81,7 +81,7 @@ class Blocks:
         """Whitespace-separated words per block (raw, not normalised)."""
         return np.fromiter((len(t.split()) for t in self.texts), dtype=np.int64, count=len(self.texts))
 
-    def join(self, mask: "np.ndarray | None" = None) -> str:
+    def join(self, mask: np.ndarray | None = None) -> str:
         """The text of the selected blocks (all when ``mask`` is None), with the page's separators.
 
         Between two selected blocks the strongest separator of the skipped stretch is used, so
@@ -106,7 +106,7 @@ def segment(html: str) -> Blocks:
     return segment_tree(parse_html(html))
 
 
-def segment_tree(root: "etree._Element | None") -> Blocks:
+def segment_tree(root: etree._Element | None) -> Blocks:
     """Segment an already parsed lxml tree (see :func:`segment`)."""
     texts: list[str] = []
     anchors: list = []
@@ -186,7 +186,7 @@ def segment_tree(root: "etree._Element | None") -> Blocks:
     )
 
 
-def _path_prefix(body: "etree._Element") -> str:
+def _path_prefix(body: etree._Element) -> str:
     """Tag path of ``body``'s ancestors (``"html"`` for a normal page)."""
     names = [a.tag.lower() for a in body.iterancestors() if isinstance(a.tag, str)]
     return "/".join(reversed(names))

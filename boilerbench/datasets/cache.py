@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 _cache_dir: Path | None = None
 
 
-def set_cache_dir(path: "str | os.PathLike[str] | None") -> None:
+def set_cache_dir(path: str | os.PathLike[str] | None) -> None:
     """Activate the disk cache under ``path`` (None disables it)."""
     global _cache_dir
     _cache_dir = Path(path) if path is not None else None
@@ -34,7 +34,7 @@ def cache_dir() -> Path | None:
     return _cache_dir
 
 
-def content_key(*parts: "str | bytes") -> str:
+def content_key(*parts: str | bytes) -> str:
     """A hex digest identifying ``parts`` (order matters; parts are length-prefixed)."""
     h = hashlib.sha256()
     for part in parts:
@@ -68,14 +68,14 @@ def _npy_bytes(value: np.ndarray) -> bytes:
 
 
 def cached_array(
-    step: str, version: str, key_parts: "tuple[str | bytes, ...]", compute: Callable[[], np.ndarray]
+    step: str, version: str, key_parts: tuple[str | bytes, ...], compute: Callable[[], np.ndarray]
 ) -> np.ndarray:
     """Return the array cached for (``step``, ``version``, ``key_parts``), computing and storing it
     on a miss. The inputs are hashed only when a cache is active."""
     return _cached(step, version, key_parts, compute, ".npy", lambda p: np.load(p, allow_pickle=False), _npy_bytes)
 
 
-def cached_text(step: str, version: str, key_parts: "tuple[str | bytes, ...]", compute: Callable[[], str]) -> str:
+def cached_text(step: str, version: str, key_parts: tuple[str | bytes, ...], compute: Callable[[], str]) -> str:
     """Like :func:`cached_array`, for a short text value (stored as UTF-8)."""
     return _cached(
         step, version, key_parts, compute, ".txt", lambda p: p.read_bytes().decode("utf-8"), lambda v: v.encode("utf-8")

@@ -37,7 +37,7 @@ def unwrap_html(data: bytes) -> tuple[bytes, dict[str, str]]:
     if match:
         for key, value in _ATTR.findall(match.group(1)):
             attrs[key.decode("ascii", "replace").lower()] = value.decode("latin-1")
-        data = data[match.end():]
+        data = data[match.end() :]
         data = _WRAPPER_CLOSE.sub(b"", data)
     return data, attrs
 
@@ -52,7 +52,7 @@ def parse_gold(text: str) -> tuple[str, str | None]:
     match = CLEANEVAL_URL_LINE.match(text)
     if match:
         url = match.group(1) or None
-        text = text[match.end():]
+        text = text[match.end() :]
     paragraphs = (collapse_whitespace(p) for p in CLEANEVAL_MARKER.split(text)[::2])
     return "\n".join(p for p in paragraphs if p), url
 

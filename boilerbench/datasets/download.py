@@ -14,7 +14,6 @@ place: a failed or interrupted download never leaves a half dataset where the lo
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import shutil
 import sys
@@ -24,6 +23,7 @@ import urllib.request
 import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 MANIFEST_DIR = Path(__file__).with_name("manifests")
 TIMEOUT_S = 60
@@ -66,7 +66,7 @@ def verify_manifest(folder: Path, manifest: Mapping[str, str]) -> list[str]:
     return bad
 
 
-def _members(archive_path: Path) -> Iterator[tuple[str, "io.BufferedIOBase"]]:
+def _members(archive_path: Path) -> Iterator[tuple[str, IO[bytes]]]:
     """(path, open file) for each regular file of a zip or tar archive."""
     if zipfile.is_zipfile(archive_path):
         with zipfile.ZipFile(archive_path) as zf:
@@ -76,11 +76,11 @@ def _members(archive_path: Path) -> Iterator[tuple[str, "io.BufferedIOBase"]]:
                         yield info.filename, fh
     else:
         with tarfile.open(archive_path) as tf:
-            for info in tf:
-                if info.isfile():
-                    fh = tf.extractfile(info)
-                    if fh is not None:
-                        yield info.name, fh
+            for member in tf:
+                if member.isfile():
+                    data = tf.extractfile(member)
+                    if data is not None:
+                        yield member.name, data
 
 
 def _destination(name: str, spec: Mapping) -> str | None:
@@ -111,7 +111,7 @@ def _safe_join(root: Path, rel: str) -> Path:
     return target
 
 
-def fetch_dataset(source: Mapping, target: "str | os.PathLike[str]") -> None:
+def fetch_dataset(source: Mapping, target: str | os.PathLike[str]) -> None:
     """Download ``source``'s archives, unpack the selected files, verify the manifest, move into ``target``."""
     target = Path(target)
     manifest_name = source.get("manifest")

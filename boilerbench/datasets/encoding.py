@@ -7,9 +7,9 @@ guess of a Latin-script single-byte code page becomes windows-1252; windows-1252
 resort. The detector is chardet, a dependency of the project: bs4 takes whichever detector
 is installed, and charset-normalizer (which other packages bring) guesses Baltic or Chinese
 code pages for English pages, so results would depend on what else is installed. chardet is
-slow (about 0.1 s on the 10 % of pages that reach it), so its verdict is disk-cached. ``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252, as browsers
-read them. Nothing is decoded with ``errors="ignore"``; undecodable bytes become U+FFFD only
-in the final fallback.
+slow (about 0.1 s on the 10 % of pages that reach it), so its verdict is disk-cached.
+``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252, as browsers read them. Nothing is
+decoded with ``errors="ignore"``; undecodable bytes become U+FFFD only in the final fallback.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import codecs
 import re
 
 import chardet
-
 from bs4.dammit import UnicodeDammit
 
 from boilerbench.datasets.cache import cached_text
@@ -39,7 +38,13 @@ _WINDOWS_1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "
 # comes out as Baltic windows-1257); for those the web's de facto encoding, windows-1252, is
 # used, as browsers do. Cyrillic, Greek, Hebrew, Arabic and CJK guesses are kept.
 _LATIN_SINGLE_BYTE = {
-    "cp1250", "cp1252", "cp1254", "cp1257", "latin_1", "mac-roman", "mac-latin2",
+    "cp1250",
+    "cp1252",
+    "cp1254",
+    "cp1257",
+    "latin_1",
+    "mac-roman",
+    "mac-latin2",
     *(f"iso8859-{n}" for n in (1, 2, 3, 4, 9, 10, 13, 14, 15, 16)),
 }
 # C0 controls other than tab, newline and carriage return, and DEL: never text, and lxml rejects them.
@@ -61,7 +66,7 @@ def declared_encodings(data: bytes) -> list[str]:
     return [m.group(1).decode("ascii", "replace") for m in _META_CHARSET.finditer(data[:4096])]
 
 
-def decode_bytes(data: bytes, hints: "list[str] | tuple[str, ...]" = (), is_html: bool = True) -> str:
+def decode_bytes(data: bytes, hints: list[str] | tuple[str, ...] = (), is_html: bool = True) -> str:
     """Decode ``data`` to text (see the module docstring for the order), removing control characters."""
     return strip_controls(_decode(data, hints, is_html))
 
@@ -74,18 +79,18 @@ def strip_controls(text: str) -> str:
 def _decode(data: bytes, hints, is_html: bool) -> str:
     for bom, enc in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(enc, errors="replace")
+            return data[len(bom) :].decode(enc, errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         pass
     candidates = [*hints, *(declared_encodings(data) if is_html else [])]
     for label in candidates:
-        enc = _canonical(label)
-        if enc is None or enc.startswith("utf"):
+        canonical = _canonical(label)
+        if canonical is None or canonical.startswith("utf"):
             continue
         try:
-            return data.decode(enc)
+            return data.decode(canonical)
         except UnicodeDecodeError:
             continue
     guess = _canonical(cached_text("encoding", DETECTOR_VERSION, (data,), lambda: _detect(data, is_html)))

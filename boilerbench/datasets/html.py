@@ -16,7 +16,7 @@ _PARSER = etree.HTMLParser(
 )
 
 
-def parse_html(html: str) -> "etree._Element | None":
+def parse_html(html: str) -> etree._Element | None:
     """Parse ``html`` into an lxml tree root, or ``None`` when it holds no element at all."""
     data = html.encode("utf-8", errors="replace")
     if not data.strip():
@@ -24,7 +24,7 @@ def parse_html(html: str) -> "etree._Element | None":
     return etree.fromstring(data, _PARSER)
 
 
-def body_of(root: "etree._Element | None") -> "etree._Element | None":
+def body_of(root: etree._Element | None) -> etree._Element | None:
     """The ``<body>`` element of a parsed page, or the root when the parser made none."""
     if root is None:
         return None

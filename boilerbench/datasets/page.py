@@ -39,7 +39,10 @@ class Page:
     def gold_labels(self) -> np.ndarray:
         """Gold content labels over :attr:`blocks`, from aligning ``gold_text`` (disk-cached)."""
         return cached_array(
-            "gold_labels", GOLD_LABELS_VERSION, (self.html, self.gold_text), lambda: align_labels(self.blocks, self.gold_text)
+            "gold_labels",
+            GOLD_LABELS_VERSION,
+            (self.html, self.gold_text),
+            lambda: align_labels(self.blocks, self.gold_text),
         )
 
     def release(self) -> None:

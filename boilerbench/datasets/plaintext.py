@@ -25,7 +25,7 @@ class PlainText(Dataset):
     name = "plaintext"
     splits = ("all",)
 
-    def __init__(self, root: "str | os.PathLike[str] | None" = None, split: str | None = None, **kwargs) -> None:
+    def __init__(self, root: str | os.PathLike[str] | None = None, split: str | None = None, **kwargs) -> None:
         kwargs.setdefault("download", False)
         super().__init__(root=root, split=split, **kwargs)
 
@@ -65,5 +65,13 @@ class PlainText(Dataset):
                     raise DatasetNotFoundError(f"{path}:{n}: not a JSON object with 'html' and 'text' ({err})") from err
                 gold, url = parse_gold(markup)
                 page_id = str(record.get("id", n))
-                pages.append(Page(id=page_id, html=strip_controls(html), gold_text=gold, url=record.get("url", url), meta={"gold_markup": markup}))
+                pages.append(
+                    Page(
+                        id=page_id,
+                        html=strip_controls(html),
+                        gold_text=gold,
+                        url=record.get("url", url),
+                        meta={"gold_markup": markup},
+                    )
+                )
         return pages

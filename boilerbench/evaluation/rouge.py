@@ -50,16 +50,18 @@ def rouge_lsum(prediction: str, gold: str) -> PRF:
         return PRF(0.0, 0.0, 0.0)
     # tokens as integer ids: rapidfuzz compares integer sequences much faster than strings
     ids: dict[str, int] = {}
-    reference = [[ids.setdefault(t, len(ids)) for t in s] for s in reference]
-    candidate = [[ids.setdefault(t, len(ids)) for t in s] for s in candidate]
-    ref_left = Counter(t for s in reference for t in s)
-    pred_left = Counter(t for s in candidate for t in s)
-    candidate_sets = [set(c) for c in candidate]
+    ref_ids = [[ids.setdefault(t, len(ids)) for t in s] for s in reference]
+    pred_ids = [[ids.setdefault(t, len(ids)) for t in s] for s in candidate]
+    ref_left = Counter(t for s in ref_ids for t in s)
+    pred_left = Counter(t for s in pred_ids for t in s)
+    candidate_sets = [set(c) for c in pred_ids]
     hits = 0
-    for sentence in reference:
+    for sentence in ref_ids:
         words = set(sentence)
         # a candidate sentence sharing no token with this one adds nothing to the union
-        sharing = [c for c, vocabulary in zip(candidate, candidate_sets) if not words.isdisjoint(vocabulary)]
+        sharing = [
+            c for c, vocabulary in zip(pred_ids, candidate_sets, strict=True) if not words.isdisjoint(vocabulary)
+        ]
         for position in union_lcs(sentence, sharing):
             token = sentence[position]
             if ref_left[token] > 0 and pred_left[token] > 0:

@@ -29,7 +29,17 @@ from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 log = logging.getLogger(__name__)
 
-_PACKAGES = ("lxml", "numpy", "pandas", "rapidfuzz", "hydra-core", "beautifulsoup4", "chardet", "torch", *REFERENCE_PACKAGES)
+_PACKAGES = (
+    "lxml",
+    "numpy",
+    "pandas",
+    "rapidfuzz",
+    "hydra-core",
+    "beautifulsoup4",
+    "chardet",
+    "torch",
+    *REFERENCE_PACKAGES,
+)
 
 
 def choice_name(cfg: DictConfig, group: str) -> str:
@@ -69,7 +79,7 @@ def build(node: DictConfig):
 CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
 
 
-def make_extractor(name: str, overrides: "tuple[str, ...]" = ()) -> Extractor:
+def make_extractor(name: str, overrides: tuple[str, ...] = ()) -> Extractor:
     """The extractor of ``conf/extractor/<name>.yaml`` (defaults lists and ``overrides``
     applied, as on the command line), instantiated outside a Hydra run (tests, benchmarks)."""
     from hydra import compose, initialize_config_dir
@@ -183,9 +193,16 @@ def run_cv(cfg: DictConfig, split: Split, folds: int) -> tuple[list[PageResult],
         for r in fold_results:
             r.row["fold"] = number
         metrics = aggregate(fold_results)
-        per_fold.append({"fold": number, "n_train": len(fold.train), "n_test": len(fold.test),
-                         "fit_s": fit_s, "model_loaded_from_cache": loaded,
-                         **{name: metrics[a][b] for name, (a, b) in CV_FIGURES.items()}})
+        per_fold.append(
+            {
+                "fold": number,
+                "n_train": len(fold.train),
+                "n_test": len(fold.test),
+                "fit_s": fit_s,
+                "model_loaded_from_cache": loaded,
+                **{name: metrics[a][b] for name, (a, b) in CV_FIGURES.items()},
+            }
+        )
         results.extend(fold_results)
     section = {
         "folds": folds,
@@ -211,7 +228,7 @@ def cross_dataset_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str]
     return Split(name=f"{test_split.name}<-{name}", train=train, validation=validation, test=test_split.test), name
 
 
-def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
+def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``.
 
     With ``cv.folds=K`` the extractor is cross-validated over the split's training pool instead
@@ -228,8 +245,10 @@ def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
     target = str(cfg.get("evaluate_on", "test"))
     check_choice("evaluate_on", target, ("test", "validation"))
     if target == "validation" and (folds or not split.validation):
-        raise ConfigError("evaluate_on=validation needs a split with validation pages and no cv.folds "
-                          f"(split {split.name!r} has {len(split.validation)})")
+        raise ConfigError(
+            "evaluate_on=validation needs a split with validation pages and no cv.folds "
+            f"(split {split.name!r} has {len(split.validation)})"
+        )
     trained_on = None
     if cfg.get("train_dataset") is not None:
         if folds:
@@ -255,4 +274,3 @@ def run(cfg: DictConfig, output_dir: "str | Path") -> dict:
     write_results(Path(output_dir), results, summary, predictions=bool(cfg.save_predictions))
     print(format_summary(summary))
     return summary
-

@@ -120,5 +120,7 @@ def aggregate(results: Sequence[PageResult]) -> dict:
         },
     }
     if rows and "rouge_f1" in rows[0]:
-        metrics["rouge_lsum"] = {k: float(np.mean([r[f"rouge_{k}"] for r in rows])) for k in ("precision", "recall", "f1")}
+        metrics["rouge_lsum"] = {
+            k: float(np.mean([r[f"rouge_{k}"] for r in rows])) for k in ("precision", "recall", "f1")
+        }
     return metrics

@@ -31,7 +31,7 @@ class Extraction:
     info: dict = field(default_factory=dict)
 
     @classmethod
-    def from_labels(cls, page: Page, labels: np.ndarray, **info) -> "Extraction":
+    def from_labels(cls, page: Page, labels: np.ndarray, **info) -> Extraction:
         """The extraction made of the blocks labelled 1, with the page's separators."""
         labels = np.asarray(labels, dtype=np.int8)
         return cls(text=page.blocks.join(labels.astype(bool)), labels=labels, info=info)
@@ -41,7 +41,7 @@ class Extraction:
 class Extractor(Protocol):
     """What the runner needs of an extraction algorithm."""
 
-    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "Extractor": ...
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> Extractor: ...
 
     def extract(self, page: Page) -> Extraction: ...
 
@@ -50,9 +50,9 @@ class Extractor(Protocol):
 class Persistent(Protocol):
     """Learned extractors can be saved and loaded, so the runner can cache fitted models."""
 
-    def save(self, directory: "str | os.PathLike[str]") -> None: ...
+    def save(self, directory: str | os.PathLike[str]) -> None: ...
 
-    def load(self, directory: "str | os.PathLike[str]") -> "Persistent": ...
+    def load(self, directory: str | os.PathLike[str]) -> Persistent: ...
 
 
 class Estimator:
@@ -66,7 +66,7 @@ class Estimator:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.get_params().items())})"
 
-    def check_saved_params(self, saved: dict, directory: "str | os.PathLike[str]") -> None:
+    def check_saved_params(self, saved: dict, directory: str | os.PathLike[str]) -> None:
         """Refuse to load a model saved with other hyperparameters (compared as JSON, so a
         tuple argument equals the list it was saved as)."""
         if saved != json.loads(json.dumps(self.get_params())):
@@ -79,7 +79,7 @@ class HeuristicExtractor:
     #: Heuristics need no training pages; the runner uses this to skip fitting.
     learns = False
 
-    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "HeuristicExtractor":
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> HeuristicExtractor:
         return self
 
     def extract(self, page: Page) -> Extraction:

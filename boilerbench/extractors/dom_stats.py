@@ -28,7 +28,7 @@ LINK_TAGS = frozenset({"a", "button", "select"})
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none", re.IGNORECASE)
 
 
-def is_hidden(el: "etree._Element") -> bool:
+def is_hidden(el: etree._Element) -> bool:
     """Inline ``display:none`` or the ``hidden`` attribute (CETD removes such elements first).
 
     Without a CSS engine, style sheets cannot be applied; inline styles are what we can see.
@@ -82,7 +82,7 @@ class DomStats:
         labels[valid] = elements[owners] & ~self.removed[owners]
         return labels
 
-    def subtree_mask(self, roots: "Iterable[int]") -> np.ndarray:
+    def subtree_mask(self, roots: Iterable[int]) -> np.ndarray:
         """Elements inside the subtrees of ``roots`` (roots included)."""
         mask = np.zeros(len(self), dtype=bool)
         for i in roots:
@@ -90,7 +90,9 @@ class DomStats:
         return mask
 
 
-def dom_stats(blocks: Blocks, removed_tags: Iterable[str] = (), link_tags: Iterable[str] = LINK_TAGS) -> DomStats | None:
+def dom_stats(
+    blocks: Blocks, removed_tags: Iterable[str] = (), link_tags: Iterable[str] = LINK_TAGS
+) -> DomStats | None:
     """Compute :class:`DomStats` for a segmented page, or ``None`` when it has no body."""
     body = body_of(blocks.root)
     if body is None:

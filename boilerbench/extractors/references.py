@@ -128,7 +128,10 @@ class Boilerpipe(ReferenceExtractor):
     VARIANTS = ("ArticleExtractor", "DefaultExtractor", "LargestContentExtractor", "CanolaExtractor")
 
     def __init__(
-        self, variant: str = "ArticleExtractor", reserialise: bool = True, max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS
+        self,
+        variant: str = "ArticleExtractor",
+        reserialise: bool = True,
+        max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS,
     ) -> None:
         check_choice("extractor.variant", variant, self.VARIANTS)
         self.max_html_chars = max_html_chars
@@ -148,8 +151,9 @@ class Boilerpipe(ReferenceExtractor):
 class HtmlToText(ReferenceExtractor):
     """A plain HTML-to-text baseline: inscriptis renders the whole page as text (layout-aware,
     no content selection), the upper bound on recall of any text-only method. It is given the
-    tree our parser builds (the page's, shared with scoring, so the page is parsed once): its own entry point hands the string to lxml, which refuses strings
-    with an ``<?xml encoding?>`` declaration (one L3S-GN1 page)."""
+    tree our parser builds (the page's, shared with scoring, so the page is parsed once): its own
+    entry point hands the string to lxml, which refuses strings with an ``<?xml encoding?>``
+    declaration (one L3S-GN1 page)."""
 
     def __init__(self, max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS) -> None:
         self.max_html_chars = max_html_chars

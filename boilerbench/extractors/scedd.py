@@ -88,13 +88,13 @@ def find_title(stats: DomStats, texts: list[str], title: str) -> int | None:
     if len(core) >= 3:
         limit = 3 * len(core)
         for headings_only in (True, False):
-            for i in np.flatnonzero(kept & (stats.C <= max(limit, len(title)))):
+            for i in map(int, np.flatnonzero(kept & (stats.C <= max(limit, len(title))))):
                 if headings_only and stats.tags[i] not in HEADINGS:
                     continue
                 text = collapse_whitespace(subtree_text(stats, texts, i)).lower()
                 if (core in text and len(text) <= limit) or (text in title and len(text) >= 0.6 * len(core)):
-                    return int(i)
-    for i in np.flatnonzero(kept):
+                    return i
+    for i in map(int, np.flatnonzero(kept)):
         if stats.tags[i] == "h1":
             return int(i)
     return None
@@ -169,6 +169,7 @@ class SCEDD(HeuristicExtractor):
             labels = stats.block_labels(cetd_content(stats, self.long_density, self.long_selection))
         else:
             short_stats = dom_stats(blocks, removed_tags=FORM_TAGS)
+            assert short_stats is not None  # the page has text: dom_stats returned stats above
             labels = short_stats.block_labels(self._short_content(short_stats, page))
         return Extraction.from_labels(page, labels, page_class=page_class, branch=branch, coarse_bytes=size)
 

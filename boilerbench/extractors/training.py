@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 from torch import nn
 
 from boilerbench.datasets.page import Page
 
+ModuleT = TypeVar("ModuleT", bound=nn.Module)
 
-def hold_out(train: Sequence[Page], validation: Sequence[Page] | None, share: float,
-             rng: random.Random) -> tuple[list[Page], list[Page]]:
+
+def hold_out(
+    train: Sequence[Page], validation: Sequence[Page] | None, share: float, rng: random.Random
+) -> tuple[list[Page], list[Page]]:
     """Training and validation pages with text; when there are no validation pages (a
     cross-validation fold, L3S-GN1) a ``share`` of the training pages, drawn with ``rng``, is held
     out for early stopping instead."""
@@ -49,7 +53,9 @@ class EarlyStopping:
         self.stale += 1
         return self.stale >= self.patience
 
-    def restore(self, net: nn.Module) -> nn.Module:
+    def restore(self, net: ModuleT) -> ModuleT:
         """Load the best weights into ``net`` and put it in evaluation mode."""
+        if self.state is None:
+            raise RuntimeError("no evaluation was recorded: nothing to restore")
         net.load_state_dict(self.state)
         return net.eval()

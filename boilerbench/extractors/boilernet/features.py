@@ -35,7 +35,7 @@ class Vocabulary:
     tags: tuple[str, ...]
 
     @classmethod
-    def build(cls, pages_blocks: Sequence[Blocks], top_words: int, top_tags: int) -> "Vocabulary":
+    def build(cls, pages_blocks: Sequence[Blocks], top_words: int, top_tags: int) -> Vocabulary:
         """The ``top_words`` most frequent words and ``top_tags`` most frequent ancestor tags
         (ties broken alphabetically, so the vocabulary is deterministic)."""
         words: Counter = Counter()
@@ -66,7 +66,7 @@ class Vocabulary:
         indices: list[int] = []
         counts: list[float] = []
         offsets = [0]
-        for tokens, path in zip(blocks.tokens, blocks.paths):
+        for tokens, path in zip(blocks.tokens, blocks.paths, strict=True):
             leaf = Counter(word_index.get(t, 0) for t in tokens)
             leaf.update(tag_index.get(t, unknown_tag) for t in ancestor_tags(path))
             indices.extend(leaf.keys())

@@ -14,32 +14,29 @@ Validation pages: the split's, or when it has none (cross-validation folds) a fi
 
 from __future__ import annotations
 
-import io
-import json
 import logging
 import os
 import random
-from itertools import accumulate
 from collections.abc import Sequence
 from dataclasses import asdict
-from pathlib import Path
+from itertools import accumulate
 
 import numpy as np
 import torch
 from torch import nn
 
-from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import Vocabulary
+from boilerbench.extractors.persistence import load_torch_model, require_fitted, save_torch_model
 from boilerbench.extractors.training import EarlyStopping, balanced_class_weights, hold_out
 
 log = logging.getLogger(__name__)
 
-WEIGHTS_FILE = "boilernet.pt"
-CONFIG_FILE = "boilernet.json"
+#: Saved as ``boilernet.pt`` (weights) and ``boilernet.json`` (vocabulary, history).
+MODEL_NAME = "boilernet"
 
 
 def reverse_within(x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
@@ -62,11 +59,15 @@ class BiLSTM(nn.Module):
 
     def __init__(self, size: int, hidden: int, layers: int) -> None:
         super().__init__()
-        self.forward_layers = nn.ModuleList(nn.LSTM(size if i == 0 else 2 * hidden, hidden, batch_first=True) for i in range(layers))
-        self.backward_layers = nn.ModuleList(nn.LSTM(size if i == 0 else 2 * hidden, hidden, batch_first=True) for i in range(layers))
+        self.forward_layers = nn.ModuleList(
+            nn.LSTM(size if i == 0 else 2 * hidden, hidden, batch_first=True) for i in range(layers)
+        )
+        self.backward_layers = nn.ModuleList(
+            nn.LSTM(size if i == 0 else 2 * hidden, hidden, batch_first=True) for i in range(layers)
+        )
 
     def forward(self, x: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
-        for ahead, behind in zip(self.forward_layers, self.backward_layers):
+        for ahead, behind in zip(self.forward_layers, self.backward_layers, strict=True):
             back = reverse_within(behind(reverse_within(x, lengths))[0], lengths)
             x = torch.cat([ahead(x)[0], back], dim=-1)
         return x
@@ -88,7 +89,7 @@ class LeafTagger(nn.Module):
         lengths = torch.tensor([len(offsets) - 1 for _, _, offsets in pages])
         idx = torch.cat([i for i, _, _ in pages])
         counts = torch.cat([c for _, c, _ in pages])
-        starts = torch.cat([o[:-1] + shift for (_, _, o), shift in zip(pages, _shifts(pages))])
+        starts = torch.cat([o[:-1] + shift for (_, _, o), shift in zip(pages, _shifts(pages), strict=True)])
         leaves = torch.relu(self.dense(idx, starts, per_sample_weights=counts) + self.dense_bias)
         padded = nn.utils.rnn.pad_sequence(list(leaves.split(lengths.tolist())), batch_first=True)
         return self.out(self.dropout(self.lstm(padded, lengths))).squeeze(-1)
@@ -147,7 +148,7 @@ class BoilerNet(Estimator):
         return LeafTagger(self.vocabulary_.size, self.dense, self.hidden, self.layers, self.dropout)
 
     # -- learning -----------------------------------------------------------------------------
-    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "BoilerNet":
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> BoilerNet:
         torch.manual_seed(self.seed)
         rng = random.Random(self.seed)
         train, validation = hold_out(train, validation, self.validation_share, rng)
@@ -178,7 +179,9 @@ class BoilerNet(Estimator):
                 targets = nn.utils.rnn.pad_sequence([y for _, y in batch], batch_first=True)
                 mask = nn.utils.rnn.pad_sequence([torch.ones(len(y)) for _, y in batch], batch_first=True)
                 weights = mask * torch.where(targets > 0.5, content_weight, boilerplate_weight)
-                loss = (nn.functional.binary_cross_entropy_with_logits(logits, targets, reduction="none") * weights).sum()
+                loss = (
+                    nn.functional.binary_cross_entropy_with_logits(logits, targets, reduction="none") * weights
+                ).sum()
                 loss = loss / mask.sum()
                 optimiser.zero_grad()
                 loss.backward()
@@ -211,8 +214,7 @@ class BoilerNet(Estimator):
         400,000-leaf page would otherwise take minutes. The longest CleanEval page has 1,365 leaves
         and the longest L3S-GN1 page 1,250, so real pages are scored whole.
         """
-        if not hasattr(self, "_net"):
-            raise RuntimeError("BoilerNet.extract called before fit or load")
+        require_fitted(self, "_net")
         self._net.eval()
         pieces, owners = [], []
         for k, page in enumerate(pages):
@@ -224,7 +226,7 @@ class BoilerNet(Estimator):
         with torch.no_grad():
             probs = torch.sigmoid(self._net(pieces)).numpy() if pieces else np.zeros((0, 0))
         parts: list[list[np.ndarray]] = [[] for _ in pages]
-        for row, (k, piece) in enumerate(zip(owners, pieces)):
+        for row, (k, piece) in enumerate(zip(owners, pieces, strict=True)):
             parts[k].append(probs[row, : len(piece[2]) - 1])
         return [np.concatenate(p) if p else np.zeros(0, dtype=np.float32) for p in parts]
 
@@ -237,23 +239,17 @@ class BoilerNet(Estimator):
         return Extraction.from_labels(page, self._labels(page))
 
     # -- persistence --------------------------------------------------------------------------
-    def save(self, directory: "str | os.PathLike[str]") -> None:
-        directory = Path(directory)
-        buf = io.BytesIO()
-        torch.save(self._net.state_dict(), buf)
-        atomic_write_bytes(directory / WEIGHTS_FILE, buf.getvalue())
-        state = {"params": self.get_params(), "vocabulary": asdict(self.vocabulary_), "history": self.history_}
-        atomic_write_text(directory / CONFIG_FILE, json.dumps(state, indent=1))
+    def save(self, directory: str | os.PathLike[str]) -> None:
+        require_fitted(self, "_net")
+        state = {"vocabulary": asdict(self.vocabulary_), "history": self.history_}
+        save_torch_model(self, directory, MODEL_NAME, {"net": self._net.state_dict()}, state)
 
-    def load(self, directory: "str | os.PathLike[str]") -> "BoilerNet":
-        directory = Path(directory)
-        state = json.loads((directory / CONFIG_FILE).read_text())
-        self.check_saved_params(state["params"], directory)
+    def load(self, directory: str | os.PathLike[str]) -> BoilerNet:
+        weights, state = load_torch_model(self, directory, MODEL_NAME)
         self.vocabulary_ = Vocabulary(tuple(state["vocabulary"]["words"]), tuple(state["vocabulary"]["tags"]))
         self.history_ = state["history"]
         self.epochs_run_ = len(self.history_)
         net = self._network()
-        net.load_state_dict(torch.load(directory / WEIGHTS_FILE, weights_only=True))
-        net.eval()
-        self._net = net
+        net.load_state_dict(weights["net"])
+        self._net = net.eval()
         return self

@@ -56,7 +56,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """``(start, end)`` character offsets of the sentences of ``text``; a line break always
     ends a sentence."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     offset = 0
     for line in text.split("\n"):
         spans.extend((offset + m.start(), offset + m.end()) for m in _SENTENCE.finditer(line))
@@ -69,8 +69,9 @@ def good_sentences(sentences: list[str]) -> np.ndarray:
     if not sentences:
         return np.zeros(0, dtype=bool)
     lengths = np.fromiter(map(len, sentences), dtype=np.float64, count=len(sentences))
-    capital = np.fromiter((s.lstrip("\"'\u201c\u2018([")[:1].isupper() for s in sentences), dtype=bool,
-                          count=len(sentences))
+    capital = np.fromiter(
+        (s.lstrip("\"'\u201c\u2018([")[:1].isupper() for s in sentences), dtype=bool, count=len(sentences)
+    )
     ends = np.fromiter((bool(_ENDS_WITH_PUNCTUATION.search(s)) for s in sentences), dtype=bool, count=len(sentences))
     return (lengths > lengths.mean()) & capital & ends
 
@@ -139,7 +140,7 @@ class HTMLCleaner(HeuristicExtractor):
         n_function = np.fromiter(map(function_word_chars, sentences), dtype=np.float64, count=len(sentences))
         keep = select_sequences(n_function - n_links, good_sentences(sentences), self.min_score_ratio)
         kept_char = np.zeros(len(text), dtype=np.int64)
-        for (a, b), k in zip(spans, keep):
+        for (a, b), k in zip(spans, keep, strict=True):
             kept_char[a:b] = k
         in_block = owner >= 0
         kept = np.bincount(owner[in_block], weights=kept_char[in_block], minlength=len(blocks))

@@ -52,8 +52,11 @@ def kimatu_blocks(blocks: Blocks) -> tuple[np.ndarray, list[str]]:
         while container is not None and not (isinstance(container.tag, str) and container.tag.lower() in BLOCK_TAGS):
             container = container.getparent()
         tag = container.tag.lower() if container is not None else ""
-        signature = (tag, container.get("class") if container is not None else None,
-                     container.getparent() if container is not None else None)
+        signature = (
+            tag,
+            container.get("class") if container is not None else None,
+            container.getparent() if container is not None else None,
+        )
         # a new block at a new container of other properties; two headings in a row stay apart
         if i == 0 or (container is not previous_container and (signature != previous_signature or tag in HEADINGS)):
             tags.append(tag)
@@ -70,7 +73,9 @@ def block_ratios(blocks: Blocks, group: np.ndarray, n_groups: int) -> tuple[np.n
     link = np.bincount(group, weights=chars * in_link(blocks), minlength=n_groups)
     punctuation = np.bincount(group, weights=punct, minlength=n_groups)
     # the number of containers of a block: a new container starts at a line break
-    new_container = np.fromiter((i == 0 or s == "\n" for i, s in enumerate(blocks.seps)), dtype=np.float64, count=len(blocks))
+    new_container = np.fromiter(
+        (i == 0 or s == "\n" for i, s in enumerate(blocks.seps)), dtype=np.float64, count=len(blocks)
+    )
     containers = np.maximum(np.bincount(group, weights=new_container, minlength=n_groups), 1)
     average = length / containers
 
@@ -85,10 +90,21 @@ def block_ratios(blocks: Blocks, group: np.ndarray, n_groups: int) -> tuple[np.n
 class Kimatu(HeuristicExtractor):
     """Kimatu's candidate blocks by ratio, duplicate and quotation removal by LCS, neighbours."""
 
-    def __init__(self, candidate_ratio: float = 0.15, neighbour_ratio: float = 0.02, small_block_words: int = 30,
-                 lcs_share: float = 0.8, max_link_share: float = 0.5, lcs_window: int = 2000) -> None:
-        for name, value in (("candidate_ratio", candidate_ratio), ("neighbour_ratio", neighbour_ratio),
-                            ("lcs_share", lcs_share), ("max_link_share", max_link_share)):
+    def __init__(
+        self,
+        candidate_ratio: float = 0.15,
+        neighbour_ratio: float = 0.02,
+        small_block_words: int = 30,
+        lcs_share: float = 0.8,
+        max_link_share: float = 0.5,
+        lcs_window: int = 2000,
+    ) -> None:
+        for name, value in (
+            ("candidate_ratio", candidate_ratio),
+            ("neighbour_ratio", neighbour_ratio),
+            ("lcs_share", lcs_share),
+            ("max_link_share", max_link_share),
+        ):
             if not 0 <= value <= 1:
                 raise ConfigError(f"extractor.{name} must lie in [0, 1], got {value}")
         if lcs_window < 0:
@@ -106,7 +122,7 @@ class Kimatu(HeuristicExtractor):
         n = len(tags)
         ratio, link_share = block_ratios(blocks, group, n)
         words: list[list[str]] = [[] for _ in range(n)]
-        for g, tokens in zip(group, blocks.tokens):
+        for g, tokens in zip(group, blocks.tokens, strict=True):
             words[g].extend(tokens)
         small = np.array([len(w) <= self.small_block_words for w in words], dtype=bool)
 
@@ -119,10 +135,13 @@ class Kimatu(HeuristicExtractor):
             seen.setdefault(key, g)
 
         keep = (ratio >= self.candidate_ratio) & ~removed
-        for c in np.flatnonzero(keep):
+        for c in map(int, np.flatnonzero(keep)):
             for b in range(c + 1, min(n, c + 1 + self.lcs_window)):
-                if small[b] and words[b] and not removed[b] and (
-                    LCSseq.similarity(words[c], words[b]) >= self.lcs_share * len(words[b])
+                if (
+                    small[b]
+                    and words[b]
+                    and not removed[b]
+                    and (LCSseq.similarity(words[c], words[b]) >= self.lcs_share * len(words[b]))
                 ):
                     removed[b] = True
         keep &= ~removed

@@ -17,7 +17,7 @@ def line_texts(blocks: Blocks, line_of: np.ndarray) -> list[str]:
     """The text of each line: its blocks joined with the separators between them."""
     n_lines = int(line_of[-1]) + 1 if len(line_of) else 0
     parts: list[list[str]] = [[] for _ in range(n_lines)]
-    for text, line, sep in zip(blocks.texts, line_of, blocks.seps):
+    for text, line, sep in zip(blocks.texts, line_of, blocks.seps, strict=True):
         parts[line].append(text if not parts[line] else sep + text)
     return ["".join(p) for p in parts]
 
@@ -30,7 +30,7 @@ def in_link(blocks: Blocks) -> np.ndarray:
 def char_stream(blocks: Blocks) -> tuple[str, np.ndarray]:
     """The page as one string (each block preceded by its separator) and, per character, the
     index of the block it belongs to (-1 for separators)."""
-    pieces = [piece for sep, text in zip(blocks.seps, blocks.texts) for piece in (sep, text)]
+    pieces = [piece for sep, text in zip(blocks.seps, blocks.texts, strict=True) for piece in (sep, text)]
     lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
     owners = np.repeat(np.stack([np.full(len(blocks), -1), np.arange(len(blocks))], axis=1).ravel(), lengths)
     return "".join(pieces), owners

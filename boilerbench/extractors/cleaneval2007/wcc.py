@@ -22,8 +22,13 @@ from boilerbench.extractors.base import Extraction, HeuristicExtractor
 from boilerbench.extractors.cleaneval2007.lines import block_lines, line_texts
 
 
-def wcc_lines(lines: Sequence[str], min_words: int = 10, min_avg_word_length: float = 3.0,
-              min_line_chars: int = 3, title_lines: int = 3) -> np.ndarray:
+def wcc_lines(
+    lines: Sequence[str],
+    min_words: int = 10,
+    min_avg_word_length: float = 3.0,
+    min_line_chars: int = 3,
+    title_lines: int = 3,
+) -> np.ndarray:
     """Which lines the heuristic keeps (paragraphs and the titles just before them)."""
     keep = np.zeros(len(lines), dtype=bool)
     title, since = -1, 0
@@ -45,8 +50,9 @@ def wcc_lines(lines: Sequence[str], min_words: int = 10, min_avg_word_length: fl
 class WCC(HeuristicExtractor):
     """The WCC line heuristic; thresholds as published (more than 10 words of average length above 3)."""
 
-    def __init__(self, min_words: int = 10, min_avg_word_length: float = 3.0, min_line_chars: int = 3,
-                 title_lines: int = 3) -> None:
+    def __init__(
+        self, min_words: int = 10, min_avg_word_length: float = 3.0, min_line_chars: int = 3, title_lines: int = 3
+    ) -> None:
         self.min_words = min_words
         self.min_avg_word_length = min_avg_word_length
         self.min_line_chars = min_line_chars

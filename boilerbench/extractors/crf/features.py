@@ -49,7 +49,8 @@ CONTAINER_CLASSES = {
     "class-form": {"form", "fieldset", "label", "select", "option", "textarea", "button", "input"},
 }
 INLINE_TAGS = frozenset(
-    "a abbr acronym b bdo big cite code dfn em font i kbd q s samp small span strike strong sub sup tt u var label".split()
+    "a abbr acronym b bdo big cite code dfn em font i kbd q s samp small span strike strong sub sup tt u var "
+    "label".split()
 )
 _VOID_SPLITS = {"br": "split.br", "hr": "split.hr"}
 
@@ -62,7 +63,10 @@ FEATURE_SETS = {
 }
 
 REGEXPS = {
-    "url": [re.compile(p, re.I) for p in (r"https?://\S+", r"\bwww\.\S+", r"\b\S+@\S+\.\w+", r"\b\S+\.(?:com|org|net|edu|gov|uk)\b")],
+    "url": [
+        re.compile(p, re.I)
+        for p in (r"https?://\S+", r"\bwww\.\S+", r"\b\S+@\S+\.\w+", r"\b\S+\.(?:com|org|net|edu|gov|uk)\b")
+    ],
     "date": [
         re.compile(p, re.I)
         for p in (
@@ -172,7 +176,7 @@ def _groups(blocks: Blocks, tag: str) -> list:
     return keys
 
 
-def block_features(blocks: Blocks, exclude: "tuple[str, ...] | frozenset[str]" = ()) -> list[dict[str, float]]:
+def block_features(blocks: Blocks, exclude: tuple[str, ...] | frozenset[str] = ()) -> list[dict[str, float]]:
     """Victor's features of every block, as python-crfsuite item dicts (name -> value)."""
     n = len(blocks)
     if n == 0:
@@ -190,7 +194,7 @@ def block_features(blocks: Blocks, exclude: "tuple[str, ...] | frozenset[str]" =
     for tag in ("div", "td"):
         keys = _groups(blocks, tag)
         sums: dict = {}
-        for key, w in zip(keys, words):
+        for key, w in zip(keys, words, strict=True):
             sums[id(key)] = sums.get(id(key), 0) + w
         group_share[tag] = [sums[id(k)] / total_words for k in keys]
         max_group[tag] = max(group_share[tag])

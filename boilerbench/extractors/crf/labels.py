@@ -28,7 +28,7 @@ def gold_paragraphs(markup: str) -> tuple[list[str], np.ndarray, np.ndarray]:
     tokens: list[str] = []
     kinds: list[str] = []
     opens: list[bool] = []
-    for kind, piece in [("p", pieces[0]), *zip(pieces[1::2], pieces[2::2])]:
+    for kind, piece in [("p", pieces[0]), *zip(pieces[1::2], pieces[2::2], strict=True)]:
         words = normalise_tokens(piece)
         tokens.extend(words)
         kinds.extend([_KIND[kind.lower()]] * len(words))

@@ -56,7 +56,7 @@ class CRF(Estimator):
         """The feature dicts of ``page``'s blocks under this feature setting."""
         return block_features(page.blocks, self._excluded())
 
-    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "CRF":
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> CRF:
         """Train on the training pages (validation pages are not used: crfsuite's L-BFGS has no
         early stopping, and Victor's protocol has none)."""
         trainer = pycrfsuite.Trainer(verbose=False)
@@ -90,12 +90,12 @@ class CRF(Estimator):
         labels = np.fromiter((t != "other" for t in tags), dtype=np.int8, count=len(tags))
         return Extraction.from_labels(page, labels)
 
-    def save(self, directory: "str | os.PathLike[str]") -> None:
+    def save(self, directory: str | os.PathLike[str]) -> None:
         directory = Path(directory)
         atomic_write_bytes(directory / MODEL_FILE, self.model_)
         atomic_write_text(directory / CONFIG_FILE, json.dumps({"labels": LABELS, **self.get_params()}, indent=2))
 
-    def load(self, directory: "str | os.PathLike[str]") -> "CRF":
+    def load(self, directory: str | os.PathLike[str]) -> CRF:
         directory = Path(directory)
         saved = json.loads((directory / CONFIG_FILE).read_text())
         self.check_saved_params({k: saved.get(k) for k in self.get_params()}, directory)

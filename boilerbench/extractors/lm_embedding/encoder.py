@@ -12,6 +12,7 @@ import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -39,8 +40,10 @@ def model_directory(model: str) -> Path:
         return Path(import_optional(module, distribution, INSTALL_HINT).get_model_path())
     if Path(model).is_dir():
         return Path(model)
-    raise ConfigError(f"extractor.model={model!r} is neither a packaged model ({', '.join(PACKAGED_MODELS)}) "
-                      "nor a local folder with a sentence-transformers model; nothing is downloaded")
+    raise ConfigError(
+        f"extractor.model={model!r} is neither a packaged model ({', '.join(PACKAGED_MODELS)}) "
+        "nor a local folder with a sentence-transformers model; nothing is downloaded"
+    )
 
 
 class SentenceEncoder:
@@ -51,7 +54,7 @@ class SentenceEncoder:
         self.max_tokens = max_tokens
         self.batch_size = batch_size
         self._memory: dict[str, np.ndarray] = {}
-        self._net = None
+        self._net: Any = None
         self.texts_encoded = 0
 
     def _load(self):
@@ -60,8 +63,9 @@ class SentenceEncoder:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             st = import_optional("sentence_transformers", "sentence-transformers", INSTALL_HINT)
-            self._net = st.SentenceTransformer(str(directory), device="cpu")
-            self._net.max_seq_length = self.max_tokens
+            net = st.SentenceTransformer(str(directory), device="cpu")
+            net.max_seq_length = self.max_tokens
+            self._net = net
         return self._net
 
     @property
@@ -75,9 +79,10 @@ class SentenceEncoder:
         """Embeddings of ``texts`` (rows in order; float32), each distinct text encoded once."""
         missing = list(dict.fromkeys(t for t in texts if t not in self._memory))
         if missing:
-            vectors = self._load().encode(missing, batch_size=self.batch_size, convert_to_numpy=True,
-                                          show_progress_bar=False)
-            self._memory.update(zip(missing, vectors.astype(np.float32)))
+            vectors = self._load().encode(
+                missing, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+            )
+            self._memory.update(zip(missing, vectors.astype(np.float32), strict=True))
             self.texts_encoded += len(missing)
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)

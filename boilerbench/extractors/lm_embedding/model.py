@@ -57,12 +57,23 @@ def tag_counts(blocks: Blocks, tags: Sequence[str]) -> np.ndarray:
 class LMEmbedding(Estimator):
     """Sentence embedding + positional encoding + ancestor-tag counts -> logistic regression."""
 
-    def __init__(self, model: str = "all-MiniLM-L6-v2", max_tokens: int = 128, top_tags: int = 50,
-                 positional: bool = True, standardise: bool = True, C: float = 1.0, max_iter: int = 1000,
-                 threshold: float = 0.5, batch_size: int = 64, seed: int = 0) -> None:
+    def __init__(
+        self,
+        model: str = "all-MiniLM-L6-v2",
+        max_tokens: int = 128,
+        top_tags: int = 50,
+        positional: bool = True,
+        standardise: bool = True,
+        C: float = 1.0,
+        max_iter: int = 1000,
+        threshold: float = 0.5,
+        batch_size: int = 64,
+        seed: int = 0,
+    ) -> None:
         if min(max_tokens, max_iter, batch_size) < 1 or top_tags < 0 or C <= 0:
-            raise ConfigError("extractor.max_tokens, max_iter and batch_size must be at least 1, top_tags at "
-                              "least 0 and C positive")
+            raise ConfigError(
+                "extractor.max_tokens, max_iter and batch_size must be at least 1, top_tags at least 0 and C positive"
+            )
         self.model = model
         self.max_tokens = max_tokens
         self.top_tags = top_tags
@@ -95,7 +106,7 @@ class LMEmbedding(Estimator):
         self.tags_ = Vocabulary.build([p.blocks for p in pages], 0, self.top_tags).tags
 
     # -- learning -----------------------------------------------------------------------------
-    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "LMEmbedding":
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> LMEmbedding:
         """Fit on the training pages' blocks (a linear model has nothing to stop early, so the
         validation pages are not used)."""
         train = [p for p in train if len(p.blocks)]
@@ -106,7 +117,7 @@ class LMEmbedding(Estimator):
         y = np.concatenate([p.gold_labels for p in train])
         return self.fit_matrix(x, y)
 
-    def fit_matrix(self, x: np.ndarray, y: np.ndarray) -> "LMEmbedding":
+    def fit_matrix(self, x: np.ndarray, y: np.ndarray) -> LMEmbedding:
         """Fit the regression on feature rows ``x`` and labels ``y`` (also the thesis's
         block-level protocol, ``benchmarks/lm_block_split.py``)."""
         linear = import_optional("sklearn.linear_model", "scikit-learn", INSTALL_HINT)
@@ -141,13 +152,19 @@ class LMEmbedding(Estimator):
         return Extraction.from_labels(page, (probability >= self.threshold).astype(np.int8))
 
     # -- persistence --------------------------------------------------------------------------
-    def save(self, directory: "str | os.PathLike[str]") -> None:
-        state = {"params": self.get_params(), "tags": list(self.tags_), "mean": self.mean_.tolist(),
-                 "scale": self.scale_.tolist(), "coef": self.coef_.tolist(), "intercept": self.intercept_,
-                 "iterations": self.iterations_}
+    def save(self, directory: str | os.PathLike[str]) -> None:
+        state = {
+            "params": self.get_params(),
+            "tags": list(self.tags_),
+            "mean": self.mean_.tolist(),
+            "scale": self.scale_.tolist(),
+            "coef": self.coef_.tolist(),
+            "intercept": self.intercept_,
+            "iterations": self.iterations_,
+        }
         atomic_write_text(Path(directory) / MODEL_FILE, json.dumps(state))
 
-    def load(self, directory: "str | os.PathLike[str]") -> "LMEmbedding":
+    def load(self, directory: str | os.PathLike[str]) -> LMEmbedding:
         state = json.loads((Path(directory) / MODEL_FILE).read_text())
         self.check_saved_params(state["params"], directory)
         self.tags_ = tuple(state["tags"])

@@ -67,13 +67,23 @@ def skipgram_pairs(paths: Iterable[Sequence[int]], window: int) -> tuple[np.ndar
                     pairs[(centre, path[j])] += 1
     if not pairs:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float32)
-    (centres, contexts), counts = zip(*pairs.keys()), list(pairs.values())
+    (centres, contexts), counts = zip(*pairs.keys(), strict=True), list(pairs.values())
     return np.asarray(centres), np.asarray(contexts), np.asarray(counts, dtype=np.float32)
 
 
-def train_tag_embeddings(paths: Sequence[Sequence[str]], dim: int = 32, window: int = 2, min_n: int = 2,
-                         max_n: int = 4, buckets: int = 2048, negatives: int = 5, epochs: int = 50,
-                         lr: float = 0.05, batch_size: int = 1024, seed: int = 0) -> TagEmbeddings:
+def train_tag_embeddings(
+    paths: Sequence[Sequence[str]],
+    dim: int = 32,
+    window: int = 2,
+    min_n: int = 2,
+    max_n: int = 4,
+    buckets: int = 2048,
+    negatives: int = 5,
+    epochs: int = 50,
+    lr: float = 0.05,
+    batch_size: int = 1024,
+    seed: int = 0,
+) -> TagEmbeddings:
     """Train fastText skip-gram vectors of the tags in ``paths`` (root-to-leaf tag lists)."""
     generator = torch.Generator().manual_seed(seed)
     frequency = Counter(t for p in paths for t in p)
@@ -111,5 +121,6 @@ def train_tag_embeddings(paths: Sequence[Sequence[str]], dim: int = 32, window: 
             optimiser.step()
     with torch.no_grad():
         vectors = inputs(rows, starts).numpy() if tags else np.zeros((0, dim), np.float32)
-    return TagEmbeddings(tags, vectors.astype(np.float32), inputs.weight[len(tags) :].detach().numpy().copy(),
-                         min_n, max_n)
+    return TagEmbeddings(
+        tags, vectors.astype(np.float32), inputs.weight[len(tags) :].detach().numpy().copy(), min_n, max_n
+    )

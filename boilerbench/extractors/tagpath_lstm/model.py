@@ -15,31 +15,28 @@ the validation pages' block F1 (``hold_out`` provides them when the split has no
 
 from __future__ import annotations
 
-import io
-import json
 import logging
 import os
 import random
 from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
-from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import ancestor_tags
+from boilerbench.extractors.persistence import load_torch_model, require_fitted, save_torch_model
 from boilerbench.extractors.tagpath_lstm.fasttext import TagEmbeddings, train_tag_embeddings
 from boilerbench.extractors.training import EarlyStopping, balanced_class_weights, hold_out
 
 log = logging.getLogger(__name__)
 
-WEIGHTS_FILE = "tagpath_lstm.pt"
-CONFIG_FILE = "tagpath_lstm.json"
+#: Saved as ``tagpath_lstm.pt`` (network and tag vectors) and ``tagpath_lstm.json``.
+MODEL_NAME = "tagpath_lstm"
 N_TEXT_FEATURES = 2
 
 
@@ -60,8 +57,9 @@ class PathClassifier(nn.Module):
         self.dropout = nn.Dropout(dropout)
         self.out = nn.Linear(hidden + n_extra, 1)
 
-    def forward(self, paths: torch.Tensor, lengths: torch.Tensor, which: torch.Tensor,
-                extra: torch.Tensor) -> torch.Tensor:
+    def forward(
+        self, paths: torch.Tensor, lengths: torch.Tensor, which: torch.Tensor, extra: torch.Tensor
+    ) -> torch.Tensor:
         """``paths`` (distinct paths, steps, dim), right-padded; ``which[b]`` is block b's path."""
         states = self.lstm(paths)[0]
         last = states[torch.arange(len(lengths)), lengths - 1]
@@ -71,13 +69,31 @@ class PathClassifier(nn.Module):
 class TagPathLSTM(Estimator):
     """Keep / drop each text leaf from its tag path (fastText tag vectors + LSTM)."""
 
-    def __init__(self, dim: int = 32, window: int = 2, min_n: int = 2, max_n: int = 4, buckets: int = 2048,
-                 embedding_epochs: int = 50, max_depth: int = 32, hidden: int = 64, text_features: bool = True,
-                 dropout: float = 0.2, lr: float = 1e-3, batch_size: int = 256, epochs: int = 30, patience: int = 5,
-                 validation_share: float = 0.1, threshold: float = 0.5, seed: int = 0) -> None:
+    def __init__(
+        self,
+        dim: int = 32,
+        window: int = 2,
+        min_n: int = 2,
+        max_n: int = 4,
+        buckets: int = 2048,
+        embedding_epochs: int = 50,
+        max_depth: int = 32,
+        hidden: int = 64,
+        text_features: bool = True,
+        dropout: float = 0.2,
+        lr: float = 1e-3,
+        batch_size: int = 256,
+        epochs: int = 30,
+        patience: int = 5,
+        validation_share: float = 0.1,
+        threshold: float = 0.5,
+        seed: int = 0,
+    ) -> None:
         if min(dim, window, min_n, buckets, max_depth, hidden, batch_size, epochs, patience) < 1 or max_n < min_n:
-            raise ConfigError("extractor.dim, window, min_n, buckets, max_depth, hidden, batch_size, epochs and "
-                              "patience must be at least 1, and max_n at least min_n")
+            raise ConfigError(
+                "extractor.dim, window, min_n, buckets, max_depth, hidden, batch_size, epochs and "
+                "patience must be at least 1, and max_n at least min_n"
+            )
         self.dim = dim
         self.window = window
         self.min_n = min_n
@@ -105,8 +121,11 @@ class TagPathLSTM(Estimator):
         index: dict[tuple[str, ...], int] = {}
         which = [index.setdefault(path, len(index)) for page in pages for path in self._paths(page)]
         n_extra = N_TEXT_FEATURES if self.text_features else 0
-        extra = (np.vstack([text_features(p) for p in pages]) if self.text_features and pages
-                 else np.zeros((len(which), n_extra), np.float32))
+        extra = (
+            np.vstack([text_features(p) for p in pages])
+            if self.text_features and pages
+            else np.zeros((len(which), n_extra), np.float32)
+        )
         return list(index), np.asarray(which, dtype=np.int64), extra.astype(np.float32)
 
     def _path_tensor(self, paths: Sequence[tuple[str, ...]]) -> tuple[torch.Tensor, torch.Tensor]:
@@ -128,21 +147,28 @@ class TagPathLSTM(Estimator):
         return PathClassifier(self.dim, self.hidden, N_TEXT_FEATURES if self.text_features else 0, self.dropout)
 
     # -- learning -----------------------------------------------------------------------------
-    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "TagPathLSTM":
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> TagPathLSTM:
         torch.manual_seed(self.seed)
         rng = random.Random(self.seed)
         train, validation = hold_out(train, validation, self.validation_share, rng)
         if not train:
             raise ValueError("TagPathLSTM needs at least one training page with text")
         self.embeddings_ = train_tag_embeddings(
-            [path for page in train for path in self._paths(page)], self.dim, self.window, self.min_n, self.max_n,
-            self.buckets, epochs=self.embedding_epochs, seed=self.seed)
+            [path for page in train for path in self._paths(page)],
+            self.dim,
+            self.window,
+            self.min_n,
+            self.max_n,
+            self.buckets,
+            epochs=self.embedding_epochs,
+            seed=self.seed,
+        )
         self._tag_cache: dict[str, np.ndarray] = {}
-        paths, which, extra = self._encode(train)
+        paths, which_rows, extra_rows = self._encode(train)
         path_vectors, lengths = self._path_tensor(paths)
         labels = torch.from_numpy(np.concatenate([p.gold_labels for p in train]).astype(np.float32))
         weights = torch.where(labels > 0.5, *balanced_class_weights(float(labels.sum()), float(len(labels))))
-        which, extra = torch.from_numpy(which), torch.from_numpy(extra)
+        which, extra = torch.from_numpy(which_rows), torch.from_numpy(extra_rows)
 
         net = self._network()
         optimiser = torch.optim.Adam(net.parameters(), lr=self.lr)
@@ -177,43 +203,44 @@ class TagPathLSTM(Estimator):
 
     def _f1(self, pages: Sequence[Page]) -> float:
         probabilities = self.predict_proba(pages)
-        return block_metrics([block_counts(pr >= self.threshold, p.gold_labels) for pr, p in zip(probabilities, pages)])["f1"]
+        return block_metrics(
+            [block_counts(pr >= self.threshold, p.gold_labels) for pr, p in zip(probabilities, pages, strict=True)]
+        )["f1"]
 
     # -- inference ----------------------------------------------------------------------------
     def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
         """Content probability of every block of each page."""
-        if not hasattr(self, "_net"):
-            raise RuntimeError("TagPathLSTM.extract called before fit or load")
+        require_fitted(self, "_net")
         paths, which, extra = self._encode(pages)
         if not len(which):
             return [np.zeros(0, dtype=np.float32) for _ in pages]
         self._net.eval()
         vectors, lengths = self._path_tensor(paths)
         with torch.no_grad():
-            probabilities = torch.sigmoid(self._net(vectors, lengths, torch.from_numpy(which),
-                                                    torch.from_numpy(extra))).numpy()
+            probabilities = torch.sigmoid(
+                self._net(vectors, lengths, torch.from_numpy(which), torch.from_numpy(extra))
+            ).numpy()
         return np.split(probabilities, np.cumsum([len(p.blocks) for p in pages])[:-1])
 
     def extract(self, page: Page) -> Extraction:
         return Extraction.from_labels(page, (self.predict_proba([page])[0] >= self.threshold).astype(np.int8))
 
     # -- persistence --------------------------------------------------------------------------
-    def save(self, directory: "str | os.PathLike[str]") -> None:
-        directory = Path(directory)
-        buf = io.BytesIO()
-        torch.save({"net": self._net.state_dict(), "vectors": torch.from_numpy(self.embeddings_.vectors),
-                    "ngram_vectors": torch.from_numpy(self.embeddings_.ngram_vectors)}, buf)
-        atomic_write_bytes(directory / WEIGHTS_FILE, buf.getvalue())
-        state = {"params": self.get_params(), "tags": list(self.embeddings_.tags), "history": self.history_}
-        atomic_write_text(directory / CONFIG_FILE, json.dumps(state, indent=1))
+    def save(self, directory: str | os.PathLike[str]) -> None:
+        require_fitted(self, "_net")
+        weights = {
+            "net": self._net.state_dict(),
+            "vectors": torch.from_numpy(self.embeddings_.vectors),
+            "ngram_vectors": torch.from_numpy(self.embeddings_.ngram_vectors),
+        }
+        state = {"tags": list(self.embeddings_.tags), "history": self.history_}
+        save_torch_model(self, directory, MODEL_NAME, weights, state)
 
-    def load(self, directory: "str | os.PathLike[str]") -> "TagPathLSTM":
-        directory = Path(directory)
-        state = json.loads((directory / CONFIG_FILE).read_text())
-        self.check_saved_params(state["params"], directory)
-        weights = torch.load(directory / WEIGHTS_FILE, weights_only=True)
-        self.embeddings_ = TagEmbeddings(tuple(state["tags"]), weights["vectors"].numpy(),
-                                         weights["ngram_vectors"].numpy(), self.min_n, self.max_n)
+    def load(self, directory: str | os.PathLike[str]) -> TagPathLSTM:
+        weights, state = load_torch_model(self, directory, MODEL_NAME)
+        self.embeddings_ = TagEmbeddings(
+            tuple(state["tags"]), weights["vectors"].numpy(), weights["ngram_vectors"].numpy(), self.min_n, self.max_n
+        )
         self._tag_cache = {}
         self.history_ = state["history"]
         net = self._network()

@@ -24,8 +24,8 @@ than 4 (one-hot), a block break (a block-level tag) between them, and the 20 nod
 of their lowest common ancestor.
 
 A "year" is a number from 1800 to 2099 (the authors' pattern takes any four digits, which also
-fires on prices and phone numbers). Booleans are +1/-1 and counts are logged and clipped as the authors do; the authors' fixed
-z-score constants are not used: :class:`Standardiser` is fitted on the training pages.
+fires on prices and phone numbers). Booleans are +1/-1 and counts are logged and clipped as the
+authors do; the authors' fixed z-score constants are not used: :class:`Standardiser` is fitted on the training pages.
 Everything is computed with a few regular-expression scans of the page's joined text and
 numpy prefix sums over the blocks, not per block in Python.
 """
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -56,26 +57,101 @@ STOPWORDS = frozenset(
     "yourselves".split()
 )
 PUNCTUATION = ".,?;:!"
-LEAF_TAGS = ("a", "p", "td", "b", "li", "span", "i", "tr", "div", "strong", "em", "h3", "h2", "table", "h4",
-             "small", "sup", "h1", "blockquote")
-PARENT_TAGS = ("td", "div", "p", "tr", "table", "body", "ul", "span", "li", "blockquote", "b", "small", "a", "ol",
-               "th", "i", "form", "dl", "strong", "pre")
+LEAF_TAGS = (
+    "a",
+    "p",
+    "td",
+    "b",
+    "li",
+    "span",
+    "i",
+    "tr",
+    "div",
+    "strong",
+    "em",
+    "h3",
+    "h2",
+    "table",
+    "h4",
+    "small",
+    "sup",
+    "h1",
+    "blockquote",
+)
+PARENT_TAGS = (
+    "td",
+    "div",
+    "p",
+    "tr",
+    "table",
+    "body",
+    "ul",
+    "span",
+    "li",
+    "blockquote",
+    "b",
+    "small",
+    "a",
+    "ol",
+    "th",
+    "i",
+    "form",
+    "dl",
+    "strong",
+    "pre",
+)
 FORM_TAGS = frozenset({"input", "select", "textarea", "button"})
 
 DUPLICATE_FEATURES = ("has_duplicate", "has_10_duplicates", "same_class_path_share")
 LEAF_FEATURES = (
-    "has_word", "log_n_words", "avg_word_length", "has_stopword", "stopword_ratio", "log_n_characters",
-    "has_punctuation", "n_punctuation", "log_punctuation_ratio", "has_numeric", "numeric_ratio",
-    "log_avg_sentence_length", "has_multiple_sentences", "relative_position", "relative_position_sq",
-    "ends_with_punctuation", "ends_with_question_mark", "contains_copyright", "contains_email", "contains_url",
-    "contains_year", "capitalised_ratio", "capitalised_ratio_sq", "capitalised_ratio_cube", "link_density",
+    "has_word",
+    "log_n_words",
+    "avg_word_length",
+    "has_stopword",
+    "stopword_ratio",
+    "log_n_characters",
+    "has_punctuation",
+    "n_punctuation",
+    "log_punctuation_ratio",
+    "has_numeric",
+    "numeric_ratio",
+    "log_avg_sentence_length",
+    "has_multiple_sentences",
+    "relative_position",
+    "relative_position_sq",
+    "ends_with_punctuation",
+    "ends_with_question_mark",
+    "contains_copyright",
+    "contains_email",
+    "contains_url",
+    "contains_year",
+    "capitalised_ratio",
+    "capitalised_ratio_sq",
+    "capitalised_ratio_cube",
+    "link_density",
     "page_share",
 )
 NODE_FEATURES = (
-    "body_percentage", "link_density", "avg_word_length", "has_stopword", "stopword_ratio", "log_n_characters",
-    "log_punctuation_ratio", "has_numeric", "numeric_ratio", "log_avg_sentence_length", "ends_with_punctuation",
-    "ends_with_question_mark", "contains_copyright", "contains_email", "contains_url", "contains_year",
-    "capitalised_ratio", "capitalised_ratio_sq", "capitalised_ratio_cube", "contains_form",
+    "body_percentage",
+    "link_density",
+    "avg_word_length",
+    "has_stopword",
+    "stopword_ratio",
+    "log_n_characters",
+    "log_punctuation_ratio",
+    "has_numeric",
+    "numeric_ratio",
+    "log_avg_sentence_length",
+    "ends_with_punctuation",
+    "ends_with_question_mark",
+    "contains_copyright",
+    "contains_email",
+    "contains_url",
+    "contains_year",
+    "capitalised_ratio",
+    "capitalised_ratio_sq",
+    "capitalised_ratio_cube",
+    "contains_form",
 )
 BLOCK_FEATURES = (
     *DUPLICATE_FEATURES,
@@ -87,7 +163,11 @@ BLOCK_FEATURES = (
     *(f"leaf_tag_{t}" for t in LEAF_TAGS),
 )
 EDGE_FEATURES = (
-    "tree_distance_2", "tree_distance_3", "tree_distance_4", "tree_distance_more", "block_break",
+    "tree_distance_2",
+    "tree_distance_3",
+    "tree_distance_4",
+    "tree_distance_more",
+    "block_break",
     *(f"ancestor_{n}" for n in NODE_FEATURES),
 )
 
@@ -130,8 +210,17 @@ class TextCounts:
     ends_question: np.ndarray
 
     #: Counts summed over a node's blocks; the rest are flags (any block) or read on its last block.
-    SUMMED = ("chars", "words", "word_length", "stopwords", "capitalised", "punctuation", "numeric", "sentences",
-              "link_chars")
+    SUMMED = (
+        "chars",
+        "words",
+        "word_length",
+        "stopwords",
+        "capitalised",
+        "punctuation",
+        "numeric",
+        "sentences",
+        "link_chars",
+    )
     FLAGS = ("copyright", "email", "url", "year")
 
 
@@ -167,6 +256,7 @@ def text_counts(texts: list[str], in_link: np.ndarray) -> TextCounts:
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
     punctuation = np.isin(codes, np.frombuffer(PUNCTUATION.encode("utf-32-le"), dtype=np.uint32))
     digits = (codes >= 48) & (codes <= 57)
+
     def char_sum(mask: np.ndarray) -> np.ndarray:
         return np.add.reduceat(mask.astype(np.int64), starts) if n else np.zeros(0, np.int64)
 
@@ -179,7 +269,8 @@ def text_counts(texts: list[str], in_link: np.ndarray) -> TextCounts:
         capitalised=per_block(w[0].isupper() for w in words),
         punctuation=char_sum(punctuation).astype(np.float64),
         numeric=char_sum(digits).astype(np.float64),
-        sentences=1.0 + np.bincount(
+        sentences=1.0
+        + np.bincount(
             np.searchsorted(starts, [m.start() for m in _SENTENCE_END.finditer(joined)], side="right") - 1,
             minlength=n,
         )[:n],
@@ -193,8 +284,22 @@ def text_counts(texts: list[str], in_link: np.ndarray) -> TextCounts:
     )
 
 
-def _shared_statistics(words, chars, word_length, stopwords, punctuation, numeric, sentences, capitalised,
-                       ends_p, ends_q, copyright, email, url, year) -> dict[str, np.ndarray]:
+def _shared_statistics(
+    words,
+    chars,
+    word_length,
+    stopwords,
+    punctuation,
+    numeric,
+    sentences,
+    capitalised,
+    ends_p,
+    ends_q,
+    copyright,
+    email,
+    url,
+    year,
+) -> dict[str, np.ndarray]:
     """The statistics leaves and nodes share, as the authors compute them (``*BlockExtractor``)."""
     has_words = words > 0
     safe_words = np.maximum(words, 1)
@@ -244,9 +349,20 @@ class NodeTable:
         empty = hi <= lo
         chars = np.maximum(s["chars"], 1.0)
         columns = _shared_statistics(
-            s["words"], chars, s["word_length"], s["stopwords"], s["punctuation"], s["numeric"], s["sentences"],
-            s["capitalised"], self.counts.ends_punctuation[last] & ~empty, self.counts.ends_question[last] & ~empty,
-            s["copyright"] > 0, s["email"] > 0, s["url"] > 0, s["year"] > 0,
+            s["words"],
+            chars,
+            s["word_length"],
+            s["stopwords"],
+            s["punctuation"],
+            s["numeric"],
+            s["sentences"],
+            s["capitalised"],
+            self.counts.ends_punctuation[last] & ~empty,
+            self.counts.ends_question[last] & ~empty,
+            s["copyright"] > 0,
+            s["email"] > 0,
+            s["url"] > 0,
+            s["year"] > 0,
         )
         columns.update(
             body_percentage=s["chars"] / self.total_chars,
@@ -261,12 +377,12 @@ class NodeTable:
 class CDOM:
     """The collapsed-DOM relations of a page's blocks, over :class:`DomStats` element indices."""
 
-    owner: np.ndarray          # element holding each block's text node
-    parent: np.ndarray         # CDOM parent element of each block (0, body, when it has none)
-    grandparent: np.ndarray    # CDOM grandparent element of each block (0 when it has none)
-    leaf_tags: np.ndarray      # bitmask over TAG_BITS of the elements merged into each leaf
-    parent_tags: np.ndarray    # bitmask of the elements merged into each block's parent node
-    depth: np.ndarray          # CDOM depth of every element (branching ancestors-or-self)
+    owner: np.ndarray  # element holding each block's text node
+    parent: np.ndarray  # CDOM parent element of each block (0, body, when it has none)
+    grandparent: np.ndarray  # CDOM grandparent element of each block (0 when it has none)
+    leaf_tags: np.ndarray  # bitmask over TAG_BITS of the elements merged into each leaf
+    parent_tags: np.ndarray  # bitmask of the elements merged into each block's parent node
+    depth: np.ndarray  # CDOM depth of every element (branching ancestors-or-self)
 
 
 TAG_BITS = {t: k for k, t in enumerate(dict.fromkeys((*LEAF_TAGS, *PARENT_TAGS)))}
@@ -283,8 +399,8 @@ def collapse(stats: DomStats) -> CDOM:
     branching = children >= 2
     bits = np.fromiter((1 << TAG_BITS[t] if t in TAG_BITS else 0 for t in stats.tags), dtype=np.int64, count=n)
 
-    above = np.full(n, -1, dtype=np.int64)    # nearest branching proper ancestor
-    chain = bits.copy()                       # tags merged into the element's CDOM node from above
+    above = np.full(n, -1, dtype=np.int64)  # nearest branching proper ancestor
+    chain = bits.copy()  # tags merged into the element's CDOM node from above
     depth = branching.astype(np.int64)
     parent = stats.parent.tolist()
     branch = branching.tolist()
@@ -317,7 +433,7 @@ def _class_paths(blocks: Blocks, stats: DomStats) -> list[str]:
     """Each block's owner's path of ``tag.class`` steps (the authors' class selector)."""
     body = body_of(blocks.root)
     elements = list(body.iter()) if body is not None else []
-    steps = [f"{t}.{(el.get('class') or '').strip()}" for t, el in zip(stats.tags, elements)]
+    steps = [f"{t}.{(el.get('class') or '').strip()}" for t, el in zip(stats.tags, elements, strict=True)]
     paths: list[str] = [""] * len(steps)
     for i, step in enumerate(steps):
         p = int(stats.parent[i])
@@ -330,7 +446,7 @@ def _lowest_common_ancestors(owner: np.ndarray, stats: DomStats) -> np.ndarray:
     parent, end = stats.parent.tolist(), stats.end.tolist()
     owners = owner.tolist()
     found = []
-    for a, b in zip(owners, owners[1:]):
+    for a, b in pairwise(owners):
         x = a
         while not (x <= b < end[x]):
             x = parent[x]
@@ -366,8 +482,22 @@ def compute_features(blocks: Blocks) -> tuple[np.ndarray, np.ndarray]:
     c = counts
     middle = np.cumsum(c.chars) - c.chars / 2
     position = middle / table.total_chars
-    leaf = _shared_statistics(c.words, c.chars, c.word_length, c.stopwords, c.punctuation, c.numeric, c.sentences,
-                              c.capitalised, c.ends_punctuation, c.ends_question, c.copyright, c.email, c.url, c.year)
+    leaf = _shared_statistics(
+        c.words,
+        c.chars,
+        c.word_length,
+        c.stopwords,
+        c.punctuation,
+        c.numeric,
+        c.sentences,
+        c.capitalised,
+        c.ends_punctuation,
+        c.ends_question,
+        c.copyright,
+        c.email,
+        c.url,
+        c.year,
+    )
     leaf.update(
         has_word=pm(c.words > 0),
         log_n_words=np.where(c.words > 0, _log_clip(c.words, 0, 3.5), 0.0),
@@ -380,25 +510,35 @@ def compute_features(blocks: Blocks) -> tuple[np.ndarray, np.ndarray]:
         link_density=c.link_chars / c.chars,
         page_share=c.chars / table.total_chars,
     )
-    block = np.column_stack([
-        pm(same_text > 1), pm(same_text > 10), same_path / n,
-        *(leaf[name] for name in LEAF_FEATURES),
-        table.features(cdom.parent), _one_hot(cdom.parent_tags, PARENT_TAGS),
-        table.features(cdom.grandparent),
-        table.features(np.zeros(n, dtype=np.int64)),
-        _one_hot(cdom.leaf_tags, LEAF_TAGS),
-    ])
+    block = np.column_stack(
+        [
+            pm(same_text > 1),
+            pm(same_text > 10),
+            same_path / n,
+            *(leaf[name] for name in LEAF_FEATURES),
+            table.features(cdom.parent),
+            _one_hot(cdom.parent_tags, PARENT_TAGS),
+            table.features(cdom.grandparent),
+            table.features(np.zeros(n, dtype=np.int64)),
+            _one_hot(cdom.leaf_tags, LEAF_TAGS),
+        ]
+    )
 
     if n < 2:
         return block, np.zeros((0, len(EDGE_FEATURES)))
     ancestor = _lowest_common_ancestors(cdom.owner, stats)
     leaf_depth = np.where(cdom.parent >= 0, cdom.depth[cdom.parent] + 1, 0)
     distance = leaf_depth[:-1] + leaf_depth[1:] - 2 * cdom.depth[ancestor]
-    edge = np.column_stack([
-        pm(distance == 2), pm(distance == 3), pm(distance == 4), pm(distance > 4),
-        pm(np.asarray(blocks.seps[1:]) == "\n"),
-        table.features(ancestor),
-    ])
+    edge = np.column_stack(
+        [
+            pm(distance == 2),
+            pm(distance == 3),
+            pm(distance == 4),
+            pm(distance > 4),
+            pm(np.asarray(blocks.seps[1:]) == "\n"),
+            table.features(ancestor),
+        ]
+    )
     return block, edge
 
 
@@ -411,11 +551,11 @@ def page_features(blocks: Blocks, html: str) -> tuple[np.ndarray, np.ndarray]:
         block, edge = compute_features(blocks)
         both = np.zeros((n, width))
         both[:, : block.shape[1]] = block
-        both[: len(edge), block.shape[1]:] = edge
+        both[: len(edge), block.shape[1] :] = edge
         return both
 
     both = cached_array("web2text_features", FEATURES_VERSION, (html,), compute)
-    return both[:, : len(BLOCK_FEATURES)], both[: max(n - 1, 0), len(BLOCK_FEATURES):]
+    return both[:, : len(BLOCK_FEATURES)], both[: max(n - 1, 0), len(BLOCK_FEATURES) :]
 
 
 @dataclass
@@ -426,7 +566,7 @@ class Standardiser:
     scale: np.ndarray
 
     @classmethod
-    def fit(cls, rows: np.ndarray) -> "Standardiser":
+    def fit(cls, rows: np.ndarray) -> Standardiser:
         mean = rows.mean(axis=0) if len(rows) else np.zeros(rows.shape[1])
         std = rows.std(axis=0) if len(rows) else np.ones(rows.shape[1])
         return cls(mean=mean, scale=np.where(std > 1e-9, std, 1.0))

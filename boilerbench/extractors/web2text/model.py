@@ -20,23 +20,20 @@ pairwise net altogether.
 
 from __future__ import annotations
 
-import io
-import json
 import logging
 import os
 import random
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
-from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.persistence import load_torch_model, require_fitted, save_torch_model
 from boilerbench.extractors.training import EarlyStopping, hold_out
 from boilerbench.extractors.web2text.features import (
     BLOCK_FEATURES,
@@ -47,8 +44,8 @@ from boilerbench.extractors.web2text.features import (
 
 log = logging.getLogger(__name__)
 
-WEIGHTS_FILE = "web2text.pt"
-CONFIG_FILE = "web2text.json"
+#: Saved as ``web2text.pt`` (both networks) and ``web2text.json`` (scalers, history).
+MODEL_NAME = "web2text"
 #: Target value of padded window positions (ignored by the loss).
 IGNORE = -100
 
@@ -132,8 +129,10 @@ class Web2Text(Estimator):
         if len(widths) != len(channels) + 1 or any(w < 1 or w % 2 == 0 for w in widths):
             raise ConfigError(f"extractor.widths must be {len(channels) + 1} odd widths (one per layer), got {widths}")
         if min(batch_size, window, max_steps, eval_every, patience) < 1 or lambda_pairwise < 0:
-            raise ConfigError("extractor.batch_size, window, max_steps, eval_every and patience must be at least 1, "
-                              "lambda_pairwise at least 0")
+            raise ConfigError(
+                "extractor.batch_size, window, max_steps, eval_every and patience must be at least 1, "
+                "lambda_pairwise at least 0"
+            )
         self.channels = channels
         self.widths = widths
         self.dropout = dropout
@@ -161,7 +160,7 @@ class Web2Text(Estimator):
         return 2 * labels[:-1].astype(np.int64) + labels[1:]
 
     # -- learning -----------------------------------------------------------------------------
-    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> "Web2Text":
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> Web2Text:
         torch.manual_seed(self.seed)
         train, validation = hold_out(train, validation, self.validation_share, random.Random(self.seed))
         if not train:
@@ -175,21 +174,34 @@ class Web2Text(Estimator):
 
         unary = self._net(len(BLOCK_FEATURES), 2)
         self.unary_ = self._train(
-            "unary", unary, [self.block_scaler_.transform(b) for b, _ in raw], labels,
+            "unary",
+            unary,
+            [self.block_scaler_.transform(b) for b, _ in raw],
+            labels,
             (lambda: block_metrics([block_counts(self._unary_labels(unary, b), y) for (b, _), y in held])["f1"])
-            if held else None,
+            if held
+            else None,
         )
         self.pairwise_ = None
         if self.lambda_pairwise > 0:
             pairwise = self._net(len(EDGE_FEATURES), 4)
             self.pairwise_ = self._train(
-                "pairwise", pairwise, [self.edge_scaler_.transform(e) for _, e in raw],
-                [self._pair_targets(y) for y in labels], (lambda: self._pair_accuracy(pairwise, held)) if held else None,
+                "pairwise",
+                pairwise,
+                [self.edge_scaler_.transform(e) for _, e in raw],
+                [self._pair_targets(y) for y in labels],
+                (lambda: self._pair_accuracy(pairwise, held)) if held else None,
             )
         return self
 
-    def _train(self, name: str, net: PotentialCNN, inputs: list[np.ndarray], targets: list[np.ndarray],
-               score: Callable[[], float] | None) -> PotentialCNN:
+    def _train(
+        self,
+        name: str,
+        net: PotentialCNN,
+        inputs: list[np.ndarray],
+        targets: list[np.ndarray],
+        score: Callable[[], float] | None,
+    ) -> PotentialCNN:
         """Train ``net`` on random windows; keep the checkpoint with the best validation ``score``
         (the lowest training loss when there are no validation pages)."""
         rng = np.random.default_rng(self.seed)
@@ -213,7 +225,13 @@ class Web2Text(Estimator):
             net.eval()
             value = score() if score is not None else -loss_sum
             history.append({"step": step, "loss": loss_sum / self.eval_every, "validation": value})
-            log.info("Web2Text %s step %d: training loss %.4f, validation %.4f", name, step, loss_sum / self.eval_every, value)
+            log.info(
+                "Web2Text %s step %d: training loss %.4f, validation %.4f",
+                name,
+                step,
+                loss_sum / self.eval_every,
+                value,
+            )
             loss_sum = 0.0
             if stopping.update(value, net):
                 break
@@ -246,8 +264,7 @@ class Web2Text(Estimator):
 
     def labels(self, page: Page) -> np.ndarray:
         """The decoded label of every block of ``page``."""
-        if not hasattr(self, "unary_"):
-            raise RuntimeError("Web2Text.extract called before fit or load")
+        require_fitted(self, "unary_")
         blocks, edges = self._raw(page)
         if len(blocks) == 0:
             return np.zeros(0, dtype=np.int8)
@@ -261,30 +278,23 @@ class Web2Text(Estimator):
         return Extraction.from_labels(page, self.labels(page))
 
     # -- persistence --------------------------------------------------------------------------
-    def save(self, directory: "str | os.PathLike[str]") -> None:
-        directory = Path(directory)
+    def save(self, directory: str | os.PathLike[str]) -> None:
+        require_fitted(self, "unary_")
         weights = {"unary": self.unary_.state_dict()}
         if self.pairwise_ is not None:
             weights["pairwise"] = self.pairwise_.state_dict()
-        buf = io.BytesIO()
-        torch.save(weights, buf)
-        atomic_write_bytes(directory / WEIGHTS_FILE, buf.getvalue())
         state = {
-            "params": self.get_params(),
             "block_scaler": {"mean": self.block_scaler_.mean.tolist(), "scale": self.block_scaler_.scale.tolist()},
             "edge_scaler": {"mean": self.edge_scaler_.mean.tolist(), "scale": self.edge_scaler_.scale.tolist()},
             "history": self.history_,
         }
-        atomic_write_text(directory / CONFIG_FILE, json.dumps(state, indent=1))
+        save_torch_model(self, directory, MODEL_NAME, weights, state)
 
-    def load(self, directory: "str | os.PathLike[str]") -> "Web2Text":
-        directory = Path(directory)
-        state = json.loads((directory / CONFIG_FILE).read_text())
-        self.check_saved_params(state["params"], directory)
+    def load(self, directory: str | os.PathLike[str]) -> Web2Text:
+        weights, state = load_torch_model(self, directory, MODEL_NAME)
         self.block_scaler_ = Standardiser(*(np.asarray(state["block_scaler"][k]) for k in ("mean", "scale")))
         self.edge_scaler_ = Standardiser(*(np.asarray(state["edge_scaler"][k]) for k in ("mean", "scale")))
         self.history_ = state["history"]
-        weights = torch.load(directory / WEIGHTS_FILE, weights_only=True)
         self.unary_ = self._net(len(BLOCK_FEATURES), 2)
         self.unary_.load_state_dict(weights["unary"])
         self.unary_.eval()
