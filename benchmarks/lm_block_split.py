@@ -21,7 +21,7 @@ import numpy as np
 import torch
 from cli import run_main
 
-from boilerbench.datasets.cache import set_cache_dir
+from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.cleaneval import CleanEval
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.experiments.runner import make_extractor

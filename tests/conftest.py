@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from boilerbench.datasets.cache import set_cache_dir
+from boilerbench.cache import set_cache_dir
 
 PROJECT = Path(__file__).resolve().parents[1]
 

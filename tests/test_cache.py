@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from boilerbench.datasets.cache import cached_array, content_key, set_cache_dir
+from boilerbench.cache import cached_array, content_key, set_cache_dir
 from boilerbench.datasets.page import Page
 
 

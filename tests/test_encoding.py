@@ -42,8 +42,8 @@ def test_nul_and_control_characters_are_removed():
 
 
 def test_detector_verdict_is_cached(tmp_path, monkeypatch):
+    from boilerbench.cache import set_cache_dir
     from boilerbench.datasets import encoding
-    from boilerbench.datasets.cache import set_cache_dir
 
     calls = []
     detect = encoding._detect

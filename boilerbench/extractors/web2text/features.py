@@ -38,13 +38,10 @@ from itertools import pairwise
 
 import numpy as np
 
+from boilerbench.cache import cached_array, code_version
 from boilerbench.datasets.blocks import Blocks
-from boilerbench.datasets.cache import cached_array
 from boilerbench.datasets.html import body_of
 from boilerbench.extractors.dom_stats import DomStats, dom_stats
-
-#: Bump when a feature changes, so cached feature matrices are recomputed.
-FEATURES_VERSION = "w2t-1"
 
 #: Web2Text's stopwords (``Settings.scala``: the usual English list without "and" and "by").
 STOPWORDS = frozenset(
@@ -554,7 +551,7 @@ def page_features(blocks: Blocks, html: str) -> tuple[np.ndarray, np.ndarray]:
         both[: len(edge), block.shape[1] :] = edge
         return both
 
-    both = cached_array("web2text_features", FEATURES_VERSION, (html,), compute)
+    both = cached_array("web2text_features", code_version(__name__), (html,), compute)
     return both[:, : len(BLOCK_FEATURES)], both[: max(n - 1, 0), len(BLOCK_FEATURES) :]
 
 
