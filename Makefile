@@ -14,7 +14,7 @@ export BOILERBENCH_DATA := $(abspath ../shared/datasets)
 endif
 endif
 
-.PHONY: run test bench reports install clean
+.PHONY: run test lint bench reports install clean
 
 # The experiments behind every table and figure (the fig_short_pages, fig_speed_quality and
 # fig_score_distributions figures are drawn from the table runs), run two jobs at a time.
@@ -36,6 +36,11 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest $(ARGS)
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/speed.py $(ARGS)
