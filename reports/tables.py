@@ -20,6 +20,7 @@ MEASURED = (
     ("token.f1", "token F1"),
     ("rouge_lsum.f1", "ROUGE-LSum F1"),
     ("ms_per_page", "ms/page"),
+    ("n_errors", "errors"),
 )
 #: Metrics that have published counterparts, each shown as "<header> (pub.)".
 PUBLISHED_METRICS = ("block.accuracy", "block.precision", "block.recall", "block.f1", "cleaneval.mean", "rouge_lsum.f1")
@@ -85,7 +86,9 @@ def fmt(value, digits: int = 3) -> str:
 
 
 def digits_of(column: str) -> int:
-    """Decimals shown: scores in per cent and milliseconds with 2, fractions with 3."""
+    """Decimals shown: counts with none, scores in per cent and milliseconds with 2, fractions with 3."""
+    if column == "n_errors":
+        return 0
     return 2 if column in ("cleaneval.mean", "ms_per_page") else 3
 
 
@@ -124,7 +127,7 @@ def results_table(name: str, title: str, runs: pd.DataFrame, identity: dict[str,
         frame = frame.drop(columns=[c for c in frame.columns if (frame[c] == "–").all()])
     note = (
         "Measured: micro block metrics over the test pages, CleanEval score (mean over pages), "
-        "extraction ms per page. "
+        "extraction ms per page; errors: pages whose extraction failed (scored as empty extractions). "
         + (f"Columns marked (pub.) are published figures. {SOURCES}" if with_published else "")
     )
     return Table(name, title, frame.reset_index(drop=True), note.strip())

@@ -1,5 +1,6 @@
-"""Bad input never crashes a run: each case gives an empty extraction or a recorded error,
-for every registered extractor."""
+"""Bad input never crashes a run: for every registered extractor, each hostile page gives what it
+must (the empty text, or text containing the page's known sentence) and no recorded error; only a
+page over the size limit, or an extractor that raises, becomes a recorded per-page error."""
 
 import functools
 
@@ -12,13 +13,57 @@ from boilerbench.datasets.page import Page
 from boilerbench.experiments.scoring import evaluate_page
 
 LIMIT = 50_000_000
-TRAIN = [
-    Page("t1", "<body><div><a>Home</a></div><p>" + "good text " * 30 + "</p></body>", " ".join(["good text"] * 30)),
-    Page(
-        "t2",
-        "<body><ul><li><a>Menu</a></li></ul><p>" + "more words " * 30 + "</p></body>",
-        " ".join(["more words"] * 30),
+
+
+def _random_bytes() -> bytes:
+    return np.random.default_rng(0).integers(0, 256, 20_000, dtype=np.uint8).tobytes()
+
+
+#: The known sentence of the hostile pages: an article paragraph that every content extractor keeps.
+SENTENCE = (
+    "The council said on Monday that the old stone bridge over the river will close for repairs during the "
+    "whole summer, and that the ferry will carry people and bicycles across the water until September."
+)
+ARTICLE_TEXT = f"{SENTENCE} {SENTENCE.replace('council', 'mayor')}"
+ARTICLE = f"<p>{ARTICLE_TEXT}</p>"
+NAV = "<div><a href='/'>Home</a> | <a href='/news'>News</a></div>"
+
+#: Each hostile page and what must come out of every extractor: the empty text, or text containing
+#: the known sentence (None: any text, e.g. from random bytes). No case may end in a recorded error.
+BAD_INPUTS: dict[str, tuple[bytes, str | None]] = {
+    "empty": (b"", ""),
+    "random_bytes": (_random_bytes(), None),
+    "truncated": (
+        f"<html><head><title>T</title></head><body>{NAV}{ARTICLE}<p>Some text that is cut".encode(),
+        SENTENCE,
     ),
+    "mixed_encodings": (
+        f"<body>{NAV}{ARTICLE}".encode() + "<p>café crème à la carte</p></body>".encode("windows-1252"),
+        SENTENCE,
+    ),
+    "nul_and_control": (f"<html><body>{NAV}\x00{ARTICLE}\x01\x1b</body></html>\x00".encode(), SENTENCE),
+    "xml_declaration": (
+        f'<?xml version="1.0" encoding="ISO-8859-1"?><html><body>{NAV}{ARTICLE}</body></html>'.encode("latin-1"),
+        SENTENCE,
+    ),
+    "deep_nesting": (b"<div>" * 10_000 + f"{NAV}{ARTICLE}".encode() + b"</div>" * 10_000, SENTENCE),
+    "only_markup": (
+        b"<html><head><script>var x = '<p>not text</p>';</script></head><body><div></div></body></html>",
+        "",
+    ),
+}
+TRAINING_TEXTS = (
+    "The school board voted on Tuesday to keep the library open in the evenings for the rest of the year.",
+    "Farmers in the valley expect a late harvest because the spring was wet and the summer began cold.",
+    "The museum will show the paintings of the old harbour that were found in an attic last winter.",
+)
+TRAIN = [
+    Page(
+        f"t{i}",
+        f"<body>{NAV}<ul><li><a>Menu</a></li></ul><p>{text} {text}</p><p>Copyright</p></body>",
+        f"{text} {text}",
+    )
+    for i, text in enumerate(TRAINING_TEXTS)
 ]
 
 
@@ -28,63 +73,59 @@ def fitted(name: str):
     return make_extractor(name, quick=True).fit(TRAIN, None)
 
 
-def _random_bytes() -> bytes:
-    return np.random.default_rng(0).integers(0, 256, 20_000, dtype=np.uint8).tobytes()
+#: Learned extractors, fitted here in seconds on three pages: on a page whose article is one block
+#: they must keep or drop that block whole (the empty text is allowed, a part of it is not).
+WHOLE_OR_NOTHING = {"boilernet", "lm_embedding", "tagpath_lstm", "web2text", "web2text_unary"}
+#: Third-party extractors that parse the raw HTML themselves: libxml2 drops everything below 2,048
+#: levels, so on the 10,000-level page they give the empty text.
+DEPTH_LIMITED = {"justext", "readability", "trafilatura"}
+#: A recorded per-page error that a case may give: inscriptis walks the (flattened, 2,000-level)
+#: tree recursively and overflows Python's stack.
+ALLOWED_ERRORS = {("html_to_text", "deep_nesting"): "RecursionError"}
 
 
-BAD_INPUTS = {
-    "empty": b"",
-    "random_bytes": _random_bytes(),
-    "truncated": b"<html><head><title>T</title></head><body><div><p>Some text that is cut in the mid",
-    "mixed_encodings": "<p>naïve</p>".encode() + "<p>café crème</p>".encode("windows-1252"),
-    "nul_and_control": b"<html><body><p>a\x00b\x01c\x1bd text</p>\x00\x00</body></html>",
-    "xml_declaration": b'<?xml version="1.0" encoding="ISO-8859-1"?><html><body><p>Declared text</p></body></html>',
-    "deep_nesting": b"<div>" * 10_000 + b"deep text" + b"</div>" * 10_000,
-}
-
-
-@pytest.fixture(scope="module")
-def gigantic_page() -> Page:
-    """A 20 MB page (parsed once, shared by the extractors)."""
-    unit = "<div><p>" + "word " * 5 + "gigantic page text</p></div>"
-    html = "<html><body>" + unit * 400_000 + "</body></html>"
-    assert len(html) > 20_000_000
-    return Page("gigantic", html, "gigantic page text")
-
-
-def _check(result, page):
+def _check(name: str, result, page: Page, expected: str | None) -> None:
     row = result.row
     assert row["page_id"] == page.id
-    assert isinstance(row["error"], str)
-    assert isinstance(result.text, str)
+    assert isinstance(result.text, str) and "\x00" not in result.text
     assert 0.0 <= row["cleaneval"] <= 100.0
-    if row["error"]:
-        assert result.text == ""
+    allowed = ALLOWED_ERRORS.get((name, page.id))
+    if allowed and row["error"]:
+        assert row["error"].startswith(allowed) and result.text == ""
+        return
+    assert row["error"] == "", f"{name} on {page.id}: {row['error']}"
+    may_be_empty = name in WHOLE_OR_NOTHING or (name in DEPTH_LIMITED and page.id == "deep_nesting")
+    if expected == "" or (may_be_empty and result.text == ""):
+        assert result.text == "", f"{name} on {page.id} extracted {result.text[:80]!r} from a page with no text"
+    elif expected is not None:
+        assert expected in " ".join(result.text.split()), f"{name} on {page.id} lost the article: {result.text[:200]!r}"
 
 
 @pytest.mark.parametrize("case", sorted(BAD_INPUTS))
 @pytest.mark.parametrize("name", EXTRACTOR_NAMES)
-def test_bad_input_never_crashes(name, case):
-    extractor = fitted(name)
-    page = Page(case, decode_bytes(BAD_INPUTS[case]), "Declared text")
-    result = evaluate_page(extractor, page, LIMIT)
-    _check(result, page)
-    if case == "empty":
-        assert result.text == "" and result.row["n_blocks"] == 0 and not result.row["error"]
-    if case == "xml_declaration" and name in ("all_text", "oracle", "bte", "cetd", "scedd"):
-        assert result.text == "Declared text"
-    if case == "xml_declaration" and name == "html_to_text":
-        assert result.text.strip() == "Declared text"
-    if case == "nul_and_control":
-        assert "\x00" not in result.text
+def test_bad_input_gives_what_it_must(name, case):
+    data, expected = BAD_INPUTS[case]
+    page = Page(case, decode_bytes(data), ARTICLE_TEXT if expected else "")
+    result = evaluate_page(fitted(name), page, LIMIT)
+    _check(name, result, page, expected)
+    if case in ("empty", "only_markup"):
+        assert result.row["n_blocks"] == 0
+
+
+@pytest.fixture(scope="module")
+def gigantic_page() -> Page:
+    """A 20 MB page of 400,000 blocks (parsed once, shared by the extractors)."""
+    unit = f"<div>{NAV}<p>{SENTENCE}</p></div>"
+    html = "<html><body>" + unit * 100_000 + "</body></html>"
+    assert len(html) > 20_000_000
+    return Page("gigantic", html, SENTENCE * 100_000)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", EXTRACTOR_NAMES)
 def test_gigantic_page(name, gigantic_page):
-    extractor = fitted(name)
-    result = evaluate_page(extractor, gigantic_page, LIMIT)
-    _check(result, gigantic_page)
+    result = evaluate_page(fitted(name), gigantic_page, LIMIT)
+    _check(name, result, gigantic_page, SENTENCE)
     assert result.row["n_blocks"] == 400_000
 
 

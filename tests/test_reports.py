@@ -71,6 +71,7 @@ def test_table_values_are_the_runs_summaries(experiment):
         assert rows[name]["F1"] == fmt(m["block"]["f1"]) and rows[name]["P"] == fmt(m["block"]["precision"])
         assert rows[name]["CleanEval"] == fmt(m["cleaneval"]["mean"], 2)
         assert rows[name]["ms/page"] == fmt(summary["timing"]["extract_ms_per_page"], 2)
+        assert rows[name]["errors"] == str(summary["n_errors"])
     # no paper reports figures on this dataset: no published columns
     assert not any(h.endswith("(pub.)") for h in header)
     assert "\\begin{tabular}" in (out / "table_cleaneval.tex").read_text()
@@ -88,8 +89,20 @@ def test_missing_runs_are_reported_not_skipped(experiment):
 
 def test_latest_run_of_a_setting_wins(experiment, tmp_path):
     sweep, _, _ = experiment
-    runs = collect([sweep, sweep])
+    # the bte run again, finished later and with another F1; a third copy finished earlier still
+    original = next(p for p in sweep.rglob("summary.json") if json.loads(p.read_text())["extractor"] == "bte")
+    for name, finished, f1 in (
+        ("later", "2999-01-01T00:00:00+00:00", 0.123),
+        ("earlier", "2000-01-01T00:00:00+00:00", 0.456),
+    ):
+        summary = json.loads(original.read_text())
+        summary["finished_at"], summary["metrics"]["block"]["f1"] = finished, f1
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "summary.json").write_text(json.dumps(summary))
+    runs = collect([sweep, tmp_path])
     assert len(runs) == 2 and set(runs["report"]) == {"table_cleaneval"}
+    bte = runs[runs["extractor"] == "bte"].iloc[0]
+    assert bte["block.f1"] == 0.123 and bte["run_dir"] == str(tmp_path / "later")
 
 
 def test_markdown_and_latex_rendering():
@@ -149,3 +162,18 @@ def test_competition_scores_sit_beside_the_cleaneval_score():
     table = results_table("t", "T", runs, {"extractor": "extractor", "split": "split"}, with_published=True)
     # papers/002: Kimatu scored 74.3 in the 2007 competition
     assert table.frame.loc[0, ["CleanEval", "CleanEval (pub.)"]].tolist() == ["86.21", "74.30"]
+
+
+def test_tables_show_the_error_count():
+    import pandas as pd
+
+    from reports.tables import results_table
+
+    runs = pd.DataFrame(
+        [
+            {"extractor": "bte", "dataset": "cleaneval", "split": "cleaneval", "block.f1": 0.8, "n_errors": 0},
+            {"extractor": "boom", "dataset": "cleaneval", "split": "cleaneval", "block.f1": 0.1, "n_errors": 12},
+        ]
+    )
+    table = results_table("t", "T", runs, {"extractor": "extractor"}, with_published=False)
+    assert dict(zip(table.frame["extractor"], table.frame["errors"], strict=True)) == {"bte": "0", "boom": "12"}

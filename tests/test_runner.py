@@ -8,10 +8,12 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+import torch
 from conftest import PROJECT, write_pairs
 from hydra import compose, initialize_config_dir
 from memorising import Memorising
 
+from boilerbench.cache import code_version
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
 
@@ -155,10 +157,64 @@ def test_learned_model_is_cached_and_reused(tmp_path):
     assert len(list((tmp_path / "models" / "memorising").iterdir())) == 2
 
 
-def test_same_seed_same_predictions(tmp_path):
-    run(make_cfg(tmp_path, "extractor=bte", "seed=3"), tmp_path / "x")
-    run(make_cfg(tmp_path, "extractor=bte", "seed=3"), tmp_path / "y")
-    assert (tmp_path / "x" / "predictions.jsonl").read_text() == (tmp_path / "y" / "predictions.jsonl").read_text()
+def test_changed_extractor_code_is_refitted_not_loaded(tmp_path, monkeypatch):
+    """A model cached by one version of an extractor's code is not reused by another version: the
+    model cache keys models by the code version of the extractor's module (and its imports)."""
+    package = tmp_path / "src"
+    package.mkdir()
+    source = (PROJECT / "tests" / "memorising.py").read_text()
+    (package / "planted.py").write_text(source)
+    monkeypatch.syspath_prepend(str(package))
+    overrides = ("extractor=all_text", "+extractor.min_count=1", "extractor._target_=planted.Memorising")
+    import planted
+
+    planted.Memorising.fits = 0
+    first = run(make_cfg(tmp_path, *overrides), tmp_path / "r1")
+    again = run(make_cfg(tmp_path, *overrides), tmp_path / "r2")
+    assert (first["timing"]["model_loaded_from_cache"], again["timing"]["model_loaded_from_cache"]) == (False, True)
+    # a comment or docstring change is not a code change; a change to what fit does is
+    (package / "planted.py").write_text(source.replace('"""A tiny learned', '"""A (reworded) tiny learned'))
+    code_version.cache_clear()
+    assert run(make_cfg(tmp_path, *overrides), tmp_path / "r3")["timing"]["model_loaded_from_cache"] is True
+    (package / "planted.py").write_text(source.replace("counts[text] = counts.get(text, 0) + 1", "counts[text] = 1"))
+    code_version.cache_clear()
+    changed = run(make_cfg(tmp_path, *overrides), tmp_path / "r4")
+    assert changed["timing"]["model_loaded_from_cache"] is False
+    assert changed["code_version"] != first["code_version"] and planted.Memorising.fits == 2
+    assert len(list((tmp_path / "models" / "memorising").iterdir())) == 2
+
+
+def test_a_model_that_fails_to_load_is_refitted_with_a_warning(tmp_path, caplog):
+    overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
+    Memorising.fits = 0
+    run(make_cfg(tmp_path, *overrides), tmp_path / "r1")
+    (saved,) = (tmp_path / "models" / "memorising").iterdir()
+    (saved / "content.json").write_text("{not json")
+    with caplog.at_level("WARNING"):
+        summary = run(make_cfg(tmp_path, *overrides), tmp_path / "r2")
+    assert summary["timing"]["model_loaded_from_cache"] is False and Memorising.fits == 2
+    assert "could not load the cached model" in caplog.text and "refitting" in caplog.text
+    # the refitted model replaced the corrupt one and loads the next time
+    assert run(make_cfg(tmp_path, *overrides), tmp_path / "r3")["timing"]["model_loaded_from_cache"] is True
+
+
+def test_same_seed_same_model_other_seed_other_model(tmp_path):
+    """A learned extractor (a short training of the tag-path LSTM) trained twice with the run's seed
+    gives the same weights and results; another seed gives other weights."""
+    quick = ("extractor=tagpath_lstm", "extractor.epochs=3", "extractor.embedding_epochs=3", "retrain=true")
+    weights = {}
+    for name, seed in (("x", 3), ("y", 3), ("z", 4)):
+        run(make_cfg(tmp_path / name, *quick, f"seed={seed}", "cv.folds=2"), tmp_path / name / "out")
+        saved = sorted((tmp_path / name / "models").glob("*/*/tagpath_lstm.pt"))
+        assert len(saved) == 2  # one model per fold
+        weights[name] = [torch.load(p, weights_only=True) for p in saved]
+    scores = {name: pd.read_csv(tmp_path / name / "out" / "pages.csv").drop(columns="extract_ms") for name in weights}
+    pd.testing.assert_frame_equal(scores["x"], scores["y"])
+    for first, second in zip(weights["x"], weights["y"], strict=True):
+        for key in first["net"]:
+            assert torch.equal(first["net"][key], second["net"][key])
+        assert torch.equal(first["vectors"], second["vectors"])
+    assert not torch.equal(weights["x"][0]["vectors"], weights["z"][0]["vectors"])
 
 
 def _cli(*args, env=None):

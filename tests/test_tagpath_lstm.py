@@ -1,5 +1,9 @@
 """The tag-path LSTM: fastText n-grams and skip-gram pairs, unseen tags, learning on hand-made pages."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -25,7 +29,18 @@ def _page(k: int) -> Page:
 def test_char_ngrams_and_skipgram_pairs():
     assert char_ngrams("p", 2, 4) == ["<p", "p>", "<p>"]
     assert char_ngrams("div", 3, 3) == ["<di", "div", "iv>"]
-    assert 0 <= ngram_bucket("<di", 7) < 7 and ngram_bucket("<di", 7) == ngram_bucket("<di", 7)
+    # the bucket is stable across processes (Python's salted hash() would not be) and spreads n-grams
+    script = "from boilerbench.extractors.tagpath_lstm.fasttext import ngram_bucket; print(ngram_bucket('<di', 7))"
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed}
+        ).stdout.strip()
+        for seed in ("1", "2")
+    }
+    assert seen == {str(ngram_bucket("<di", 7))}
+    assert {ngram_bucket(g, 7) for tag in ("div", "span", "table", "section") for g in char_ngrams(tag, 2, 4)} == set(
+        range(7)
+    )
     # paths 0-1-2 (twice) and 0-1, window 1: (0,1) x3, (1,0) x3, (1,2) x2, (2,1) x2
     centres, contexts, counts = skipgram_pairs([[0, 1, 2], [0, 1, 2], [0, 1]], window=1)
     pairs = {(int(c), int(x)): float(n) for c, x, n in zip(centres, contexts, counts, strict=True)}

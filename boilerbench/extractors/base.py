@@ -1,7 +1,10 @@
 """The extractor interface (scikit-learn estimator conventions) and its result type.
 
-Hyperparameters are constructor arguments and ``__init__`` does no work, so a Hydra
-``_target_`` config is the whole description of an extractor; learning happens in ``fit``.
+Hyperparameters are constructor arguments, so a Hydra ``_target_`` config is the whole
+description of an extractor. A constructor stores its arguments under their own names and
+validates them (a bad value raises :class:`~boilerbench.errors.ConfigError` before any page is
+read), and does nothing else: it reads no data, loads no model and computes nothing;
+learning happens in ``fit``.
 ``extract`` returns the main text and, for block-based methods, labels over the page's
 canonical blocks (``page.blocks``); a method that returns only text is scored at block level
 by aligning its text to the blocks. Extractors read ``page.blocks`` and its lxml tree but
