@@ -16,6 +16,7 @@ from memorising import Memorising
 from boilerbench.cache import code_version
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
+from boilerbench.experiments.results import summary_value
 
 ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(40)) + "</p>"
 PAGES = {
@@ -332,3 +333,47 @@ def test_seed_everything_makes_generators_repeat():
     assert draw() == first
     seed_everything(8)
     assert draw() != first
+
+
+def _twenty_pages(tmp_path):
+    """20 pages, one of them (p07) too large for max_page_mb=0.001 (1,000 characters): 5 % errors."""
+    pages = {f"p{i:02d}": (f"<body><p>page {i} text</p></body>", f"page {i} text") for i in range(20)}
+    pages["p07"] = ("<body><p>" + "long " * 400 + "</p></body>", "long")
+    return write_pairs(tmp_path / "twenty", pages)
+
+
+def test_cli_error_rate_above_the_limit_exits_1_and_keeps_the_results(tmp_path):
+    data = _twenty_pages(tmp_path)
+    common = ("dataset=plaintext", f"dataset.root={data}", "max_page_mb=0.001", "progress=false")
+    proc = _cli(*common, f"hydra.run.dir={tmp_path}/run")
+    assert proc.returncode == 1, proc.stderr
+    assert "1 of 20 pages failed (5.0 %), above max_error_rate=0.01" in proc.stderr
+    assert "page p07: PageTooLarge" in proc.stderr and "Traceback" not in proc.stderr
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["error_rate"] == 0.05 and summary["error_rate_exceeded"] is True
+    assert len(pd.read_csv(tmp_path / "run" / "pages.csv")) == 20
+    # the same run with a tolerance of 10 % passes
+    assert _cli(*common, "max_error_rate=0.1", f"hydra.run.dir={tmp_path}/ok").returncode == 0
+
+
+def test_cli_multirun_runs_every_job_then_exits_1(tmp_path):
+    data = _twenty_pages(tmp_path)
+    proc = _cli(
+        "-m",
+        "extractor=bte,all_text",
+        "dataset=plaintext",
+        f"dataset.root={data}",
+        "max_page_mb=0.001",
+        "progress=false",
+        f"hydra.sweep.dir={tmp_path}/sweep",
+    )
+    assert proc.returncode == 1
+    assert len(list((tmp_path / "sweep").rglob("summary.json"))) == 2  # both jobs ran and wrote their results
+    assert "2 job(s) of this sweep exceeded max_error_rate" in proc.stderr
+
+
+def test_optimize_names_the_returned_figure():
+    summary = {"metrics": {"block": {"f1": 0.5}, "token": {"f1": 0.75}}}
+    assert summary_value(summary, "metrics.token.f1") == 0.75
+    with pytest.raises(ConfigError, match="metrics.block.f1, metrics.token.f1"):
+        summary_value(summary, "metrics.token.nope")
