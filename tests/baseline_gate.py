@@ -40,8 +40,9 @@ def figure(summary: dict, path: str) -> float:
     return float(node)
 
 
-def measure(overrides: list[str], root: Path, cache_dir: Path) -> dict:
-    """Run one entry through the runner (as ``python run.py OVERRIDES`` would) and return its summary."""
+def measure(overrides: list[str], root: Path, cache_dir: Path, output_dir: Path | None = None) -> dict:
+    """Run ``python run.py OVERRIDES`` through the runner, with its files under ``root`` (results in
+    ``output_dir``, default ``root/run``), and return its summary."""
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
 
@@ -59,7 +60,7 @@ def measure(overrides: list[str], root: Path, cache_dir: Path) -> dict:
                 *overrides,
             ],
         )
-    return run(cfg, root / "run")
+    return run(cfg, output_dir or root / "run")
 
 
 def deviations(entry: dict, summary: dict) -> list[str]:

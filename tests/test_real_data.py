@@ -8,12 +8,11 @@ import sys
 import pandas as pd
 import pytest
 import yaml
+from baseline_gate import measure
 from conftest import PROJECT
-from hydra import compose, initialize_config_dir
 
 from boilerbench.datasets.cleaneval import CleanEval
 from boilerbench.datasets.l3s import L3SGN1, aligner_agreement
-from boilerbench.experiments import run
 
 pytestmark = pytest.mark.data
 
@@ -54,18 +53,7 @@ def test_aligner_agrees_with_l3s_annotations(data_root):
 
 
 def _run(tmp_path, extractor, *overrides):
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
-        cfg = compose(
-            "config",
-            overrides=[
-                f"extractor={extractor}",
-                f"paths.root_dir={tmp_path}",
-                "progress=false",
-                "save_predictions=false",
-                *overrides,
-            ],
-        )
-    return run(cfg, tmp_path / extractor)
+    return measure([f"extractor={extractor}", *overrides], tmp_path, tmp_path / "cache", tmp_path / extractor)
 
 
 @pytest.mark.slow
