@@ -5,7 +5,9 @@
 CleanEval's markup (``URL:`` line, ``<p>/<h>/<l>`` markers): both are read with CleanEval's own
 wrapper stripping and gold parser. Two section front pages have no content: one gold file is
 only the URL line, the other holds the annotators' remark ``<!-- this page contains no
-article -->``, an HTML comment that is dropped from the gold (it is not page text).
+article -->``, an HTML comment that is dropped from the gold (it is not page text). 64 gold files
+hold HTML character references (``Wednesday&#8217;s``, ``&amp;``) copied from the page's source:
+they are decoded, as the page's own text is.
 
 There is no training split: ``all`` tests on every page; learned extractors are
 cross-validated (``cv.folds``), as on L3S-GN1.
@@ -13,6 +15,7 @@ cross-validated (``cv.folds``), as on L3S-GN1.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -27,8 +30,10 @@ _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 
 
 def parse_portal_gold(markup: str) -> tuple[str, str | None]:
-    """CleanEval gold parsing, with the annotators' HTML comments removed."""
-    return parse_gold(_COMMENT.sub(" ", markup))
+    """CleanEval gold parsing, with the annotators' HTML comments removed and character
+    references decoded."""
+    text, url = parse_gold(_COMMENT.sub(" ", markup))
+    return html.unescape(text), url
 
 
 def read_portal_page(root: Path, stem: str) -> Page:
