@@ -2,9 +2,11 @@
 
 ``HTML/<id>.html.gz`` is the page; ``Corrected/<id>.html.corrected.txt`` the text copied from
 the rendered page: the main content, then, after a separator line ``!@#$%^&*()  COMMENTS``,
-the comments. The separator was typed by hand and is mistyped in 20 of the 416 files that have
+the comments. The separator was typed by hand and is mistyped in 20 of the 421 files that have
 one (one or three spaces, a missing or doubled character, a tab): :data:`COMMENTS_LINE` is the
-loose pattern that finds all 416 and nothing else. The gold text is the main content only
+loose pattern that finds all of them and nothing else. (The dataset's SOURCE.md counts 416: five
+gold files, 27, 39, 42, 49 and 158, are UTF-16 with a byte-order mark, which a byte-level search
+does not see; :func:`~boilerbench.datasets.encoding.decode_bytes` reads them.) The gold text is the main content only
 (the content-extraction task Dragnet's paper scores); ``comments=True`` keeps the comments too
 (the separator line itself is dropped). Lines are whitespace-collapsed, blank lines dropped.
 
