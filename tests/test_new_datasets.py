@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from conftest import PROJECT
 from hydra import compose, initialize_config_dir
+from hydra.utils import instantiate
 
 from boilerbench.datasets import download
 from boilerbench.datasets.base import Split
@@ -323,3 +324,26 @@ def test_runner_trains_on_a_mixture_and_skips_broken_training_pages(tmp_path, mo
     assert len(models) == 2  # the weights are part of the fitted model's key
     again = _run(tmp_path, *overrides, "dataset=wcxb", "dataset.split=all", "train_on=[dragnet]", extractor="crf")
     assert again["n_pages"] == 5 and again["trained_on"] == "mix(dragnet)/balanced"
+
+
+# -- configs ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["cleanportaleval", "dragnet", "scrapinghub", "readability_tests", "wcxb"])
+def test_dataset_configs_compose_and_name_a_shipped_manifest(name):
+    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+        cfg = compose("config", overrides=[f"dataset={name}", "paths.root_dir=/tmp"])
+    dataset = instantiate(cfg.dataset)
+    assert dataset.verify and dataset.split == dataset.splits[0]
+    assert (download.MANIFEST_DIR / cfg.dataset.source.manifest).is_file()
+
+
+@pytest.mark.parametrize("source", ["cleaneval", "l3s_gn1", "dragnet", "wcxb", "mixture"])
+def test_generalization_sources_compose(source):
+    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+        cfg = compose("config", overrides=["experiment=table_generalization", f"+train_source={source}"])
+    assert cfg.report == "table_generalization" and cfg.cv.auto
+    if source == "mixture":
+        assert list(cfg.train_on) == ["cleaneval", "dragnet", "wcxb"] and cfg.get("train_dataset") is None
+    else:
+        assert cfg.train_dataset._target_.rsplit(".", 1)[0].endswith(source.split("_")[0]) and cfg.train_on is None
