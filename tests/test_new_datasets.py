@@ -72,6 +72,7 @@ def test_dragnet_splits_and_lists_without_final_newline(tmp_path):
     assert (len(split.train), len(split.validation), [p.id for p in split.test]) == (2, 1, ["b1", "b2"])
     assert split.test[0].gold_text == "Text of b1 here." and split.test[0].source == "dragnet"
     assert Dragnet(root=root, split="all").load().test[4].id == "b2"
+    assert Dragnet(root=root, split="all", comments=True).load().test[4].gold_text == "Text of b2 here.\nhi"
     assert hold_out_ids(["x", "y", "z", "w"], 0.5, 3) == hold_out_ids(["x", "y", "z", "w"], 0.5, 3)
 
 

@@ -64,7 +64,8 @@ def read_page(root: Path, page_id: str, comments: bool) -> Page:
 
     def read() -> Page:
         html = decode_bytes(read_gzip(root / HTML_DIR / f"{page_id}.html.gz"), is_html=True)
-        gold = parse_gold(decode_bytes((root / GOLD_DIR / f"{page_id}.html.corrected.txt").read_bytes(), is_html=False))
+        gold_bytes = (root / GOLD_DIR / f"{page_id}.html.corrected.txt").read_bytes()
+        gold = parse_gold(decode_bytes(gold_bytes, is_html=False), comments)
         return Page(id=page_id, html=html, gold_text=gold)
 
     return read_or_error(page_id, read)
