@@ -12,6 +12,10 @@ class DatasetNotFoundError(BoilerbenchError):
     """A dataset folder is missing or incomplete and could not be downloaded."""
 
 
+class DatasetIntegrityError(BoilerbenchError):
+    """A dataset's files do not match its checksum manifest (missing or changed files)."""
+
+
 class ConfigError(BoilerbenchError):
     """A configuration value is not one of the valid options."""
 

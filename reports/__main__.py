@@ -42,7 +42,8 @@ def build_all(run_dirs: list[str], out: Path) -> dict[str, str]:
         if isinstance(result, Table):
             atomic_write_text(out / f"{artefact.name}.md", result.markdown())
             atomic_write_text(out / f"{artefact.name}.tex", result.latex())
-            files = [f"{artefact.name}.md", f"{artefact.name}.tex"]
+            atomic_write_text(out / f"{artefact.name}.csv", result.csv())
+            files = [f"{artefact.name}.md", f"{artefact.name}.tex", f"{artefact.name}.csv"]
         else:
             files = []
             for fmt in ("png", "pdf"):

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reports import figures
+from reports import datasets, figures
 from reports.tables import Table, results_table
 
 
@@ -92,6 +92,11 @@ ARTEFACTS = (
         lambda r: figures.speed_quality(_default_runs(r)),
     ),
     Artefact("fig_web2text_lambda", "figure", ("fig_web2text_lambda",), figures.web2text_lambda),
+    Artefact("table_datasets", "table", ("table_datasets",), datasets.table_datasets),
+    Artefact("table_datasets_token_f1", "table", ("table_datasets",), datasets.table_datasets_token_f1),
+    Artefact("table_generalization", "table", ("table_generalization",), datasets.table_generalization),
+    Artefact("fig_generalization", "figure", ("table_generalization",), datasets.fig_generalization),
+    Artefact("fig_page_types", "figure", ("table_datasets",), datasets.fig_page_types),
     Artefact(
         "fig_score_distributions",
         "figure",

@@ -4,7 +4,7 @@ as markdown and LaTeX."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 
@@ -34,6 +34,12 @@ class Table:
     title: str
     frame: pd.DataFrame
     note: str
+    #: The unformatted values, one dict per row, for the CSV (the display strings when empty).
+    raw: list[dict] = field(default_factory=list)
+
+    def csv(self) -> str:
+        """The table as CSV: the raw numbers where the builder gives them, else the cells."""
+        return (pd.DataFrame(self.raw) if self.raw else self.frame).to_csv(index=False)
 
     def markdown(self) -> str:
         header = "| " + " | ".join(self.frame.columns) + " |"

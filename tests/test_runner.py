@@ -132,8 +132,18 @@ def test_cross_dataset_trains_on_one_and_tests_on_the_other(tmp_path):
     (prediction,) = [json.loads(line) for line in (out / "predictions.jsonl").read_text().splitlines()]
     assert prediction["page_id"] == "c" and prediction["text"] == "Short story here."
     assert summary["metrics"]["block"]["precision"] == 1.0 and summary["metrics"]["block"]["recall"] == 0.5
+    bad = make_cfg(tmp_path, *overrides, "cv.folds=2")
+    bad.dataset.root = str(other)
     with pytest.raises(ConfigError, match="exclude each other"):
-        run(make_cfg(tmp_path, *overrides, "cv.folds=2"), tmp_path / "bad")
+        run(bad, tmp_path / "bad")
+    # trained on the dataset under test: the in-domain run (here cross-validated, as its split has
+    # no training pages), never a model scored on its own training pages
+    same = run(make_cfg(tmp_path, *overrides, "cv.folds=2"), tmp_path / "same")
+    assert "trained_on" not in same and same["cv"]["folds"] == 2 and same["n_pages"] == 4
+    with pytest.raises(ConfigError, match="trains on 4 of the test pages"):
+        leaky = make_cfg(tmp_path, *overrides)
+        leaky.train_dataset.root = f"{tmp_path / 'pages'}/"  # the same folder, another config
+        run(leaky, tmp_path / "leaky")
 
 
 def test_learned_model_is_cached_and_reused(tmp_path):

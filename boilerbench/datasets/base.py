@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from boilerbench.datasets.download import fetch_dataset
+from boilerbench.datasets.download import check_manifest, fetch_dataset, manifest_path
 from boilerbench.datasets.page import Page
 from boilerbench.errors import DatasetNotFoundError, check_choice
 
@@ -55,7 +55,10 @@ class Dataset(ABC):
     Where the data is looked for, in order: ``root`` if given (and only there); else
     ``$BOILERBENCH_DATA/<name>``; else ``<data_dir>/<name>``. When none holds the files and
     ``download`` is true, the pinned archives of ``source`` are fetched into the first place
-    and checked against the dataset's checksum manifest.
+    and checked against the dataset's checksum manifest. With ``verify`` (the default) the
+    folder found is checked against that manifest before it is read (once: the verdict is
+    cached, see :func:`boilerbench.datasets.download.check_manifest`). Every page loaded
+    records the dataset's ``name`` as its ``source``.
     """
 
     #: Short name, also the folder name under the data directory.
@@ -72,12 +75,14 @@ class Dataset(ABC):
         data_dir: str | os.PathLike[str] = "data",
         download: bool = True,
         source: Mapping | None = None,
+        verify: bool = True,
     ) -> None:
         self.root = root
         self.split = split if split is not None else self.splits[0]
         self.data_dir = data_dir
         self.download = download
         self.source = source
+        self.verify = verify
 
     def candidates(self) -> list[Path]:
         """The folders searched, in order."""
@@ -113,15 +118,23 @@ class Dataset(ABC):
         if self.source and self.source.get("archives"):
             urls = " and ".join(a["url"] for a in self.source["archives"])
             how = f" Get it from {urls} (see README.md, 'Where the data is looked for')."
+        elif self.source and self.source.get("homepage"):
+            how = f" Get it as {self.source['homepage']} describes (see README.md, 'Datasets')."
         raise DatasetNotFoundError(
             f"Dataset '{self.name}' not found. Looked in: {looked}.{fetch_error}{how} "
             f"Set {ENV_VAR} to the folder that holds '{self.name}/', or pass dataset.root=PATH."
         )
 
     def load(self) -> Split:
-        """Load the pages of the configured split."""
+        """Load the pages of the configured split (after the manifest check, see the class docstring)."""
         check_choice(f"dataset.split (for {self.name})", self.split, self.splits)
-        return self.load_split(self.locate(), self.split)
+        root = self.locate()
+        if self.verify and self.source and self.source.get("manifest"):
+            check_manifest(root, manifest_path(self.source["manifest"]), self.name)
+        split = self.load_split(root, self.split)
+        for page in (*split.train, *split.validation, *split.test):
+            page.source = page.source or self.name
+        return split
 
     @abstractmethod
     def load_split(self, root: Path, split: str) -> Split:

@@ -26,10 +26,15 @@ from boilerbench.datasets.html import body_of, parse_html
 from boilerbench.text import collapse_whitespace, normalise_tokens
 
 #: Tags whose subtree is not part of the collapsed DOM (Web2Text's ``skipTags`` plus comments,
-#: which the parser already removes, and a few more non-rendered elements).
+#: which the parser already removes, and a few more non-rendered elements). The blocks are the
+#: text a browser shows without JavaScript and without plugins, so ``noscript`` content (Discourse
+#: forums put their posts there), the fallback content of ``object`` and ``applet`` (a Flash
+#: video's caption) and the text of ``button`` elements are kept: they are rendered. Keeping
+#: ``button`` also matters because libxml2 does not close a ``<button>`` left open around
+#: unclosed ``<div>``s as an HTML5 parser does, and would put the rest of the page inside it.
 SKIP_TAGS = frozenset(
-    "head title meta link script style noscript template iframe frame frameset object embed "
-    "applet br hr img input select option textarea button checkbox radio video audio svg math "
+    "head title meta link script style template iframe frame frameset embed "
+    "br hr img input select option textarea checkbox radio video audio svg math "
     "canvas map area param source track".split()
 )
 

@@ -1,6 +1,6 @@
 """CleanEval 2007 (English): development set (58 pages) and final set (684 pages with gold).
 
-Splits are fixed data (``cleaneval_splits.json``, Web2Text's page ids): ``cleaneval``
+Splits are fixed data (``splits/cleaneval.json``, Web2Text's page ids): ``cleaneval``
 (56 train / 5 validation / 676 test, the competition protocol: train on the dev set) and
 ``web2text`` (531 / 58 / 148); ``all`` tests on all 737 pages of those splits. Ids up to 60
 are development-set files (dev and final both have a file 60; here 60 is the dev one, and
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
@@ -18,7 +19,7 @@ from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
 from boilerbench.text import CLEANEVAL_MARKER, CLEANEVAL_URL_LINE, collapse_whitespace
 
-SPLITS_FILE = Path(__file__).with_name("cleaneval_splits.json")
+SPLITS_FILE = Path(__file__).with_name("splits") / "cleaneval.json"
 DEV_INPUT = "cleaneval-dev/input"
 DEV_GOLD = "cleaneval-dev/GoldStandard"
 FINAL_INPUT = "cleaneval-final/finalrun-input"
@@ -57,13 +58,20 @@ def parse_gold(text: str) -> tuple[str, str | None]:
     return "\n".join(p for p in paragraphs if p), url
 
 
-def read_page(html_path: Path, gold_path: Path, page_id: str, part: str) -> Page:
-    """Read one CleanEval page: unwrap and decode the HTML, decode and parse the gold text."""
+def read_page(
+    html_path: Path,
+    gold_path: Path,
+    page_id: str,
+    part: str,
+    gold_parser: Callable[[str], tuple[str, str | None]] = parse_gold,
+) -> Page:
+    """Read one CleanEval-format page: unwrap and decode the HTML, decode and parse the gold text
+    (with ``gold_parser``: CleanPortalEval also drops the annotators' comments)."""
     raw, attrs = unwrap_html(html_path.read_bytes())
     hints = [attrs["encoding"]] if attrs.get("encoding", "unset").lower() not in ("", "unset") else []
     html = decode_bytes(raw, hints=hints, is_html=True)
     markup = decode_bytes(gold_path.read_bytes(), is_html=False)
-    gold_text, gold_url = parse_gold(markup)
+    gold_text, gold_url = gold_parser(markup)
     return Page(
         id=page_id,
         html=html,

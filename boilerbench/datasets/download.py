@@ -2,11 +2,15 @@
 
 A dataset config's ``source`` names one or more archives (zip or tar) by URL, the folder
 inside each archive to take files from (``strip``), which of its paths to keep
-(``include``, path prefixes) or an explicit ``files`` mapping (archive path -> dataset path),
+(``include``, path prefixes) and/or an explicit ``files`` mapping (archive path -> dataset path),
 and a ``manifest``: the SHA-256 of every file of the dataset, ``sha256sum`` format, shipped
 in ``boilerbench/datasets/manifests/``. Files are unpacked into a staging folder beside the
 target, every manifest entry is verified, and only then is the staging folder renamed into
 place: a failed or interrupted download never leaves a half dataset where the loaders look.
+
+Before a dataset is read, :func:`check_manifest` verifies its folder against the shipped
+manifest once: the verdict is cached (keyed by the manifest and each listed file's size and
+modification time), so later runs pay a ``stat`` per file, not a hash of every byte.
 
 ``python -m boilerbench.datasets.download manifest DIR`` writes a manifest for a folder.
 """
@@ -24,6 +28,9 @@ import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from typing import IO
+
+from boilerbench.cache import cached_text, code_version, content_key
+from boilerbench.errors import DatasetIntegrityError
 
 MANIFEST_DIR = Path(__file__).with_name("manifests")
 TIMEOUT_S = 60
@@ -66,6 +73,57 @@ def verify_manifest(folder: Path, manifest: Mapping[str, str]) -> list[str]:
     return bad
 
 
+def manifest_problems(folder: Path, manifest: Mapping[str, str]) -> list[str]:
+    """``"<path> is missing"`` or ``"<path> differs"`` for each manifest entry that does not
+    match the files under ``folder`` (empty when all is well)."""
+    problems = []
+    for rel, digest in manifest.items():
+        path = folder / rel
+        if not path.is_file():
+            problems.append(f"{rel} is missing")
+        elif sha256_file(path) != digest:
+            problems.append(f"{rel} differs")
+    return problems
+
+
+def manifest_path(name: str | os.PathLike[str]) -> Path:
+    """A manifest named in a dataset config: a path, or a file name in :data:`MANIFEST_DIR`."""
+    path = Path(name)
+    return path if path.is_absolute() else MANIFEST_DIR / path
+
+
+#: Verdicts already reached in this process (folder, manifest and file stats -> problems).
+_checked: dict[str, str] = {}
+
+
+def check_manifest(folder: Path, manifest_file: Path, dataset: str) -> None:
+    """Raise :class:`DatasetIntegrityError` naming the files of ``folder`` that are missing or
+    differ from ``manifest_file``; the verdict is cached per folder state (see the module
+    docstring), so an unchanged folder is hashed once."""
+    manifest = read_manifest(manifest_file)
+    stats = []
+    for rel in manifest:
+        try:
+            st = (folder / rel).stat()
+            stats.append(f"{rel}\t{st.st_size}\t{st.st_mtime_ns}")
+        except OSError:
+            stats.append(f"{rel}\tmissing")
+    parts = (manifest_file.read_bytes(), str(folder.resolve()), "\n".join(stats))
+    key = content_key(*parts)
+    if key not in _checked:
+        _checked[key] = cached_text(
+            "manifest_check", code_version(__name__), parts, lambda: "\n".join(manifest_problems(folder, manifest))
+        )
+    if _checked[key]:
+        problems = _checked[key].split("\n")
+        shown = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+        raise DatasetIntegrityError(
+            f"Dataset '{dataset}' in {folder} does not match its checksum manifest {manifest_file}: {shown}. "
+            "The files are damaged or another version: fetch them again (see the dataset's SOURCE.md or "
+            "README.md), or pass dataset.verify=false to use them anyway."
+        )
+
+
 def _members(archive_path: Path) -> Iterator[tuple[str, IO[bytes]]]:
     """(path, open file) for each regular file of a zip or tar archive."""
     if zipfile.is_zipfile(archive_path):
@@ -95,10 +153,12 @@ def _destination(name: str, spec: Mapping) -> str | None:
     rel = path.as_posix()
     if any(part.startswith(".") for part in path.parts):  # .DS_Store and the like
         return None
-    files = spec.get("files")
-    if files:
-        return files.get(rel)
+    files = spec.get("files") or {}
+    if rel in files:
+        return files[rel]
     include = spec.get("include")
+    if files and not include:
+        return None
     if include and not any(rel == p or rel.startswith(p.rstrip("/") + "/") for p in include):
         return None
     return rel
@@ -117,10 +177,7 @@ def fetch_dataset(source: Mapping, target: str | os.PathLike[str]) -> None:
     manifest_name = source.get("manifest")
     if not manifest_name:
         raise ValueError("the dataset source names no checksum manifest")
-    manifest_path = Path(manifest_name)
-    if not manifest_path.is_absolute():
-        manifest_path = MANIFEST_DIR / manifest_path
-    manifest = read_manifest(manifest_path)
+    manifest = read_manifest(manifest_path(manifest_name))
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.partial-", dir=target.parent))
     try:

@@ -44,7 +44,9 @@ _LATIN_SINGLE_BYTE = {
     *(f"iso8859-{n}" for n in (1, 2, 3, 4, 9, 10, 13, 14, 15, 16)),
 }
 # C0 controls other than tab, newline and carriage return, and DEL: never text, and lxml rejects them.
-_CONTROL = dict.fromkeys([*range(0, 9), 11, 12, *range(14, 32), 127])
+# A regular expression, not ``str.translate``: translate with a dict costs about 0.15 us per
+# character (40 ms on a 300 KB page), the regex's scan about 1 ns when there is nothing to remove.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _canonical(label: str) -> str | None:
@@ -69,7 +71,7 @@ def decode_bytes(data: bytes, hints: list[str] | tuple[str, ...] = (), is_html: 
 
 def strip_controls(text: str) -> str:
     """Remove C0 control characters other than tab, newline and carriage return (NUL included)."""
-    return text.translate(_CONTROL)
+    return _CONTROL.sub("", text)
 
 
 def _decode(data: bytes, hints, is_html: bool) -> str:

@@ -12,6 +12,15 @@ from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import Blocks, segment
 
 
+@dataclass(frozen=True)
+class Snippets:
+    """Short texts a correct extraction must contain (``with_``) and boilerplate it must not
+    contain (``without``): WCXB's ``with`` / ``without`` lists, trafilatura's evaluation format."""
+
+    with_: tuple[str, ...] = ()
+    without: tuple[str, ...] = ()
+
+
 @dataclass(eq=False)
 class Page:
     """One web page with its reference main content.
@@ -19,6 +28,13 @@ class Page:
     ``html`` is decoded text; ``gold_text`` the cleaned reference text without markup
     (CleanEval's ``<p>/<h>/<l>`` markers live in ``meta["gold_markup"]``). ``blocks`` and
     ``gold_labels`` are computed on first use and kept until :meth:`release`.
+
+    ``source`` names the dataset the page comes from (a mixture of datasets keeps it per page);
+    ``page_type`` is the dataset's page type where it has one (WCXB: article, forum, ...);
+    ``snippets`` the dataset's must / must-not contain checks where it has them.
+    ``load_error`` is set instead of raising when one page of a dataset cannot be read (a
+    missing gold file, a corrupt archive): the runner records it as that page's error and
+    scores nothing for it, and training skips the page.
     """
 
     id: str
@@ -26,6 +42,10 @@ class Page:
     gold_text: str
     url: str | None = None
     meta: dict = field(default_factory=dict)
+    source: str = ""
+    page_type: str | None = None
+    snippets: Snippets | None = None
+    load_error: str = ""
 
     @cached_property
     def blocks(self) -> Blocks:

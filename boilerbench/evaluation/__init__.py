@@ -11,6 +11,7 @@ from boilerbench.evaluation.cleaneval_score import (
 )
 from boilerbench.evaluation.lcs_error import WRONG_THRESHOLD, is_wrong, lcs_error, lcs_error_from_counts
 from boilerbench.evaluation.rouge import rouge_lsum
+from boilerbench.evaluation.snippets import SnippetCounts, snippet_counts, snippet_summary
 from boilerbench.evaluation.token import token_prf
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "WRONG_THRESHOLD",
     "BlockCounts",
     "CleanEvalCounts",
+    "SnippetCounts",
     "block_counts",
     "block_metrics",
     "block_page_metrics",
@@ -30,5 +32,7 @@ __all__ = [
     "lcs_error_from_counts",
     "prf_from_counts",
     "rouge_lsum",
+    "snippet_counts",
+    "snippet_summary",
     "token_prf",
 ]

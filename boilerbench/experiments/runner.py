@@ -19,11 +19,12 @@ from tqdm import tqdm
 from boilerbench import __version__
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.base import Split, kfold
+from boilerbench.datasets.mixture import mixture
 from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
 from boilerbench.experiments.results import format_summary, write_results
-from boilerbench.experiments.scoring import PageResult, aggregate, evaluate_page
+from boilerbench.experiments.scoring import PageResult, aggregate, by_page_type, evaluate_page
 from boilerbench.experiments.seed import seed_everything
 from boilerbench.extractors.base import Extractor, Persistent
 from boilerbench.extractors.references import REFERENCE_PACKAGES
@@ -90,10 +91,19 @@ def make_extractor(name: str, overrides: tuple[str, ...] = ()) -> Extractor:
     return build(cfg.extractor)
 
 
-def fit_extractor(extractor: Extractor, cfg: DictConfig, dataset_name: str, split: Split) -> tuple[float, bool]:
-    """Fit on the split's training pages, or load the cached fitted model (keyed by config, data
-    and code version: :mod:`boilerbench.experiments.model_cache`). Returns (seconds, loaded)."""
+def fit_extractor(
+    extractor: Extractor, cfg: DictConfig, dataset_name: str, split: Split, **identity: object
+) -> tuple[float, bool]:
+    """Fit on the split's training pages, or load the cached fitted model (keyed by config, data,
+    code version and any further ``identity``, such as a mixture's weights:
+    :mod:`boilerbench.experiments.model_cache`). Pages that could not be loaded are left out.
+    Returns (seconds, loaded)."""
     start = time.perf_counter()
+    split = Split(
+        name=split.name,
+        train=[p for p in split.train if not p.load_error],
+        validation=[p for p in split.validation if not p.load_error],
+    )
     if not getattr(extractor, "learns", True):
         extractor.fit(split.train, split.validation)
         return time.perf_counter() - start, False
@@ -101,7 +111,7 @@ def fit_extractor(extractor: Extractor, cfg: DictConfig, dataset_name: str, spli
         extractor.fit(split.train, split.validation)
         return time.perf_counter() - start, False
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
-    key = model_key(config, dataset_name, split, extractor_version(extractor))
+    key = model_key(config, dataset_name, split, extractor_version(extractor), **identity)
     directory = Path(cfg.paths.model_dir) / choice_name(cfg, "extractor") / key
     if not cfg.retrain and load_cached(extractor, directory):
         log.info("loaded fitted model from %s", directory)
@@ -124,9 +134,10 @@ def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
 
 def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: float, loaded: bool) -> dict:
     """The ``summary.json`` content of a run."""
-    times = np.array([r.row["extract_ms"] for r in results]) if results else np.zeros(1)
+    times = np.array([r.row["extract_ms"] for r in results if r.scored]) if results else np.zeros(1)
+    times = times if len(times) else np.zeros(1)
     errors = [r.row for r in results if r.row["error"]]
-    return {
+    summary = {
         "extractor": choice_name(cfg, "extractor"),
         "dataset": choice_name(cfg, "dataset"),
         "split": split.name,
@@ -138,6 +149,7 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
             "validation": len(split.validation),
             "test": len(split.test),
             "blocks": int(sum(r.blocks.n_blocks for r in results if r.blocks is not None)),
+            "not_loaded": sum(1 for r in results if not r.scored),
         },
         "metrics": aggregate(results),
         "timing": {
@@ -150,6 +162,10 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
         "versions": package_versions(),
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+    types = by_page_type(results)
+    if types:
+        summary["by_page_type"] = types
+    return summary
 
 
 #: The per-fold figures whose mean and standard deviation a cross-validated run reports.
@@ -216,28 +232,97 @@ def run_cv(cfg: DictConfig, split: Split, folds: int) -> tuple[list[PageResult],
     return results, section, fit_total
 
 
-def cross_dataset_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str]:
+def check_no_leak(cfg: DictConfig, split: Split, training: str) -> None:
+    """Raise :class:`ConfigError` when a test page of ``split`` is also one of its training or
+    validation pages (same dataset and page id): a model must never be scored on what it saw."""
+    tested = {(p.source, p.id) for p in split.test}
+    leaked = sorted({p.id for p in (*split.train, *split.validation) if (p.source, p.id) in tested})
+    if leaked:
+        raise ConfigError(
+            f"{training} trains on {len(leaked)} of the test pages of dataset {choice_name(cfg, 'dataset')} "
+            f"({', '.join(leaked[:5])}...): train on another dataset, or test by cross-validation (cv.folds)"
+        )
+
+
+def cross_dataset_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, tuple[str, str]]:
     """The split of a train-on-one, test-on-another run: the training and validation pages of
     ``cfg.train_dataset``'s split (every page of it when the split has none, as L3S-GN1's
-    ``all``) and the test pages of ``cfg.dataset``'s split. Returns it and the training
-    dataset's name (``cleaneval/web2text``), which also keys the model cache."""
+    ``all``) and the test pages of ``cfg.dataset``'s split. Returns it, the training data's name
+    (``cleaneval/web2text``, recorded as ``trained_on``) and the (dataset, split) names that key
+    the model cache as an in-domain run on the training dataset would (one fit serves both)."""
     source = build(cfg.train_dataset)
     training = source.load()
     train, validation = training.train, training.validation
     if not train and not validation:
         train = training.test
-    name = f"{choice_name(cfg, 'dataset@train_dataset')}/{training.name}"
-    return Split(name=f"{test_split.name}<-{name}", train=train, validation=validation, test=test_split.test), name
+    key_name = choice_name(cfg, "dataset@train_dataset")
+    name = f"{key_name}/{training.name}"
+    split = Split(name=f"{test_split.name}<-{name}", train=train, validation=validation, test=test_split.test)
+    check_no_leak(cfg, split, f"dataset@train_dataset={key_name}")
+    return split, name, (key_name, training.name)
+
+
+def dataset_config(name: str, cfg: DictConfig) -> DictConfig:
+    """The config node of ``conf/dataset/<name>.yaml``, its ``paths`` interpolations resolved
+    against the run's ``paths`` (a name with no config lists the valid ones)."""
+    folder = CONF_DIR / "dataset"
+    check_choice("train_on", name, sorted(p.stem for p in folder.glob("*.yaml")))
+    holder = OmegaConf.create(
+        {"paths": OmegaConf.to_container(cfg.paths, resolve=True), "node": OmegaConf.load(folder / f"{name}.yaml")}
+    )
+    node = holder.node
+    assert isinstance(node, DictConfig)
+    return node
+
+
+def mixture_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, dict]:
+    """The split of a run trained on a mixture of datasets (``train_on=[cleaneval,dragnet,wcxb]``,
+    each entry a dataset config name, or ``name:split`` for another split than its default),
+    weighted by ``train_weights`` (:func:`boilerbench.datasets.mixture.mixture`), tested on the
+    test pages of ``cfg.dataset``. A test page that is also a training page of the mixture (its
+    dataset has no training split, or the splits overlap) is a :class:`ConfigError`
+    (:func:`check_no_leak`).
+
+    Returns the split, the mixture's name (which keys the model cache) and its summary section.
+    """
+    weights = str(cfg.get("train_weights", "balanced"))
+    tested = OmegaConf.to_container(cfg.dataset, resolve=True)
+    sources: dict[str, Split] = {}
+    for entry in (str(e) for e in cfg.train_on):
+        name, _, split_name = entry.partition(":")
+        node = dataset_config(name, cfg)
+        if split_name:
+            node.split = split_name
+        same = OmegaConf.to_container(node, resolve=True) == tested
+        sources[entry] = test_split if same else build(node).load()
+    train = mixture(sources, weights, seed=int(cfg.seed))
+    used = [*train.train, *train.validation]
+    section: dict = {"weights": weights, "sources": {}}
+    for entry, split in sources.items():
+        own = {id(p) for p in (*split.train, *split.validation, *split.test)}
+        section["sources"][entry] = {
+            "pages": len({id(p) for p in used if id(p) in own}),
+            "train": sum(1 for p in train.train if id(p) in own),
+            "validation": sum(1 for p in train.validation if id(p) in own),
+        }
+    split = Split(
+        name=f"{test_split.name}<-{train.name}", train=train.train, validation=train.validation, test=test_split.test
+    )
+    check_no_leak(cfg, split, f"train_on={list(sources)}")
+    return split, train.name, section
 
 
 def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``.
 
     With ``cv.folds=K`` the extractor is cross-validated over the split's training pool instead
-    (see :func:`run_cv`); the pooled metrics cover every page of the pool once. With
+    (see :func:`run_cv`); the pooled metrics cover every page of the pool once; with
+    ``cv.auto=true`` only when the split has no training pages (L3S-GN1, Scrapinghub, ...). With
     ``dataset@train_dataset=NAME`` it is trained on that dataset and tested on ``dataset``
-    (see :func:`cross_dataset_split`). With ``evaluate_on=validation`` the split's validation
-    pages are scored instead of its test pages (what hyperparameter searches optimise).
+    (see :func:`cross_dataset_split`; the same dataset and split as ``dataset`` is the in-domain
+    run), with ``train_on=[...]`` on a mixture of datasets (:func:`mixture_split`). With
+    ``evaluate_on=validation`` the split's validation pages are scored instead of its test pages
+    (what hyperparameter searches optimise).
     """
     started = time.perf_counter()
     set_cache_dir(cfg.paths.get("cache_dir"))
@@ -253,10 +338,27 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
             f"(split {split.name!r} has {len(split.validation)})"
         )
     trained_on = None
-    if cfg.get("train_dataset") is not None:
-        if folds:
-            raise ConfigError("cv.folds and dataset@train_dataset exclude each other: pick one protocol")
-        split, trained_on = cross_dataset_split(cfg, split)
+    key = (choice_name(cfg, "dataset"), split.name)
+    identity: dict = {}
+    mixed: dict = {}
+    train_on = cfg.get("train_on")
+    train_dataset = cfg.get("train_dataset")
+    if train_dataset is not None and OmegaConf.to_container(train_dataset, resolve=True) == OmegaConf.to_container(
+        cfg.dataset, resolve=True
+    ):
+        train_dataset = None  # trained on the dataset under test: the in-domain run, its own protocol
+    if train_on is not None and train_dataset is not None:
+        raise ConfigError("train_on and dataset@train_dataset exclude each other: pick one training source")
+    if cfg.get("cv", {}).get("auto", False) and (split.train or split.validation or train_on or train_dataset):
+        folds = 0  # cv.auto: cross-validate only a split that has no training pages of its own
+    if (train_on is not None or train_dataset is not None) and folds:
+        raise ConfigError("cv.folds and train_on / dataset@train_dataset exclude each other: pick one protocol")
+    if train_dataset is not None:
+        split, trained_on, key = cross_dataset_split(cfg, split)
+    elif train_on is not None:
+        split, trained_on, mixed = mixture_split(cfg, split)
+        key = (trained_on, trained_on)
+        identity = {"train_on": list(mixed["sources"]), "train_weights": mixed["weights"]}
     if folds:
         results, section, fit_s = run_cv(cfg, split, folds)
         summary = summarise(cfg, split, results, fit_s, False)
@@ -264,13 +366,21 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         summary["cv"] = section
     else:
         seed_everything(int(cfg.seed))
-        fit_s, loaded = fit_extractor(extractor, cfg, trained_on or choice_name(cfg, "dataset"), split)
+        # A model is keyed by its training data alone (for a cross-dataset run, as the in-domain
+        # run of its training dataset), so that testing it on several datasets fits it once.
+        training = Split(key[1], split.train, split.validation)
+        fit_s, loaded = fit_extractor(extractor, cfg, key[0], training, **identity)
+        if target == "test":
+            for page in (*split.train, *split.validation):
+                page.release()
         results = evaluate(extractor, split.validation if target == "validation" else split.test, cfg)
         summary = summarise(cfg, split, results, fit_s, loaded)
         if target == "validation":
             summary["split"] = f"{split.name}/validation"
     if trained_on is not None:
         summary["trained_on"] = trained_on
+    if train_on is not None:
+        summary["mixture"] = mixed
     summary["code_version"] = extractor_version(extractor)
     summary["output_dir"] = str(Path(output_dir).resolve())
     summary["timing"]["wall_s"] = time.perf_counter() - started

@@ -13,6 +13,7 @@ from boilerbench.datasets.page import Page
 from boilerbench.evaluation import (
     BlockCounts,
     CleanEvalCounts,
+    SnippetCounts,
     block_counts,
     block_metrics,
     block_page_metrics,
@@ -21,6 +22,8 @@ from boilerbench.evaluation import (
     is_wrong,
     lcs_error_from_counts,
     rouge_lsum,
+    snippet_counts,
+    snippet_summary,
     token_prf,
 )
 from boilerbench.extractors.base import Extraction, Extractor
@@ -28,12 +31,18 @@ from boilerbench.extractors.base import Extraction, Extractor
 
 @dataclass
 class PageResult:
-    """One page's row for ``pages.csv``, its extracted text, and the counts behind the aggregates."""
+    """One page's row for ``pages.csv``, its extracted text, and the counts behind the aggregates.
+
+    A page that could not be loaded (``Page.load_error``) has a row with its error and no
+    scores (``scored`` is False): it counts among the run's errors, not in its metrics.
+    """
 
     row: dict
     text: str
     cleaneval: CleanEvalCounts
     blocks: BlockCounts | None
+    snippets: SnippetCounts | None = None
+    scored: bool = True
 
 
 def _describe(err: BaseException) -> str:
@@ -53,10 +62,24 @@ def _extract(extractor: Extractor, page: Page, max_html_chars: int) -> tuple[Ext
         return None, _describe(err)
 
 
+def _identity(page: Page) -> dict:
+    """The row's first columns: the page id, and its type where the dataset has types."""
+    return {"page_id": page.id, **({"page_type": page.page_type} if page.page_type else {})}
+
+
+def unloaded_result(page: Page) -> PageResult:
+    """The row of a page that could not be loaded: its error, no scores."""
+    row = {**_identity(page), "extract_ms": 0.0, "error": f"load: {page.load_error}"}
+    return PageResult(row=row, text="", cleaneval=cleaneval_counts("", ""), blocks=None, scored=False)
+
+
 def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: bool = False) -> PageResult:
-    """Extract and score one page (with ROUGE-LSum too when ``rouge``). ``extract_ms`` includes
-    parsing and segmentation when the extractor is the first to use ``page.blocks`` (the runner
-    makes sure it is)."""
+    """Extract and score one page (with ROUGE-LSum too when ``rouge``, the snippet checks when the
+    page has snippets). ``extract_ms`` includes parsing and segmentation when the extractor is the
+    first to use ``page.blocks`` (the runner makes sure it is). A page that could not be loaded
+    is not extracted: see :func:`unloaded_result`."""
+    if page.load_error:
+        return unloaded_result(page)
     start = time.perf_counter()
     extraction, error = _extract(extractor, page, max_html_chars)
     extract_ms = 1000 * (time.perf_counter() - start)
@@ -66,7 +89,7 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     tok = token_prf(text, page.gold_text)
     error_share = lcs_error_from_counts(ce)
     row = {
-        "page_id": page.id,
+        **_identity(page),
         "cleaneval": ce.score,
         "lcs_error": error_share,
         "lcs_wrong": is_wrong(error_share),
@@ -77,6 +100,16 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     if rouge:
         lsum = rouge_lsum(text, page.gold_text)
         row.update({"rouge_precision": lsum.precision, "rouge_recall": lsum.recall, "rouge_f1": lsum.f1})
+    snippets = None
+    if page.snippets is not None:
+        snippets = snippet_counts(text, page.snippets.with_, page.snippets.without)
+        row.update(
+            {
+                "snippet_with_found": snippets.with_found,
+                "snippet_without_absent": snippets.without_absent,
+                "snippet_f1": snippets.f1,
+            }
+        )
 
     counts = None
     if len(page.html) <= max_html_chars:
@@ -97,11 +130,13 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     row.update({"n_pred_tokens": ce.n_pred, "n_gold_tokens": ce.n_gold, "extract_ms": extract_ms, "error": error})
     if extraction is not None:
         row.update(extraction.info)
-    return PageResult(row=row, text=text, cleaneval=ce, blocks=counts)
+    return PageResult(row=row, text=text, cleaneval=ce, blocks=counts, snippets=snippets)
 
 
 def aggregate(results: Sequence[PageResult]) -> dict:
-    """The ``metrics`` section of ``summary.json`` (block metrics over pages that could be segmented)."""
+    """The ``metrics`` section of ``summary.json`` over the pages that were scored (block metrics
+    over those that could be segmented; ``snippets`` over those that have snippet checks)."""
+    results = [r for r in results if r.scored]
     rows = [r.row for r in results]
     ce_scores = [r["cleaneval"] for r in rows]
     metrics = {
@@ -123,4 +158,24 @@ def aggregate(results: Sequence[PageResult]) -> dict:
         metrics["rouge_lsum"] = {
             k: float(np.mean([r[f"rouge_{k}"] for r in rows])) for k in ("precision", "recall", "f1")
         }
+    snippets = [r.snippets for r in results if r.snippets is not None]
+    if snippets:
+        metrics["snippets"] = snippet_summary(snippets)
     return metrics
+
+
+def by_page_type(results: Sequence[PageResult]) -> dict:
+    """``summary.json``'s ``by_page_type``: per page type, its page and error counts and the same
+    metrics as the whole run (:func:`aggregate`); empty when no page has a type."""
+    groups: dict[str, list[PageResult]] = {}
+    for r in results:
+        if r.row.get("page_type"):
+            groups.setdefault(str(r.row["page_type"]), []).append(r)
+    return {
+        name: {
+            "n_pages": len(part),
+            "n_errors": sum(1 for r in part if r.row["error"]),
+            "metrics": aggregate(part),
+        }
+        for name, part in sorted(groups.items())
+    }

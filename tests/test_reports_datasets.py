@@ -1,0 +1,121 @@
+"""The cross-dataset report artefacts on hand-made run folders: table_datasets (markdown, LaTeX,
+CSV), its token-F1 matrix, table_generalization with in-domain marks and out-of-domain means, and
+the two figures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from reports.__main__ import build_all
+from reports.datasets import training_source
+
+
+def _summary(report, extractor, dataset, token_f1, trained_on=None, cv=False, types=None) -> dict:
+    summary = {
+        "extractor": extractor,
+        "dataset": dataset,
+        "split": "x",
+        "n_pages": 10,
+        "n_errors": 1,
+        "metrics": {
+            "token": {"f1": token_f1, "precision": token_f1, "recall": token_f1},
+            "block": {"f1": token_f1 / 2},
+            "cleaneval": {"mean": 100 * token_f1},
+        },
+        "timing": {"extract_ms_per_page": 2.5, "fit_s": 0.0},
+        "config": {"report": report, "extractor": {"_target_": "x"}, "dataset": {"split": "x"}},
+        "finished_at": "2026-01-01T00:00:00",
+    }
+    if trained_on:
+        summary["trained_on"] = trained_on
+    if cv:
+        summary["cv"] = {"folds": 5, "std": {"block_f1": 0.01}}
+    if types:
+        summary["by_page_type"] = {
+            t: {"n_pages": 5, "n_errors": 0, "metrics": {"token": {"f1": f1}}} for t, f1 in types.items()
+        }
+    return summary
+
+
+def _write(folder: Path, runs: list[dict]) -> None:
+    for n, summary in enumerate(runs):
+        run = folder / f"{n}_{summary['extractor']}_{summary['dataset']}"
+        run.mkdir(parents=True)
+        (run / "summary.json").write_text(json.dumps(summary))
+
+
+@pytest.fixture
+def built(tmp_path):
+    runs = [
+        _summary("table_datasets", "bte", "cleaneval", 0.8),
+        _summary("table_datasets", "bte", "wcxb", 0.6, types={"article": 0.7, "forum": 0.4}),
+        _summary("table_datasets", "crf", "cleaneval", 0.9),
+        _summary("table_datasets", "crf", "wcxb", 0.7, types={"article": 0.9, "forum": 0.5}),
+        _summary("table_datasets", "crf", "l3s_gn1", 0.85, cv=True),
+    ]
+    matrix = {
+        ("cleaneval", "cleaneval"): (0.9, None, False),
+        ("cleaneval", "l3s_gn1"): (0.6, "cleaneval/cleaneval", False),
+        ("cleaneval", "wcxb"): (0.5, "cleaneval/cleaneval", False),
+        ("l3s_gn1", "cleaneval"): (0.7, "l3s_gn1/all", False),
+        ("l3s_gn1", "l3s_gn1"): (0.85, None, True),
+        ("l3s_gn1", "wcxb"): (0.4, "l3s_gn1/all", False),
+        ("mixture", "cleaneval"): (0.88, "mix(cleaneval,dragnet,wcxb)/balanced", False),
+        ("mixture", "l3s_gn1"): (0.8, "mix(cleaneval,dragnet,wcxb)/balanced", False),
+        ("mixture", "wcxb"): (0.75, "mix(cleaneval,dragnet,wcxb)/balanced", False),
+    }
+    runs += [
+        _summary("table_generalization", "crf", test, f1, trained_on=trained, cv=cv)
+        for (_, test), (f1, trained, cv) in matrix.items()
+    ]
+    _write(tmp_path / "runs", runs)
+    status = build_all([str(tmp_path / "runs")], tmp_path / "out")
+    return tmp_path / "out", status
+
+
+def test_training_source_of_a_run():
+    assert training_source(pd.Series({"dataset": "wcxb", "trained_on": ""})) == "wcxb"
+    assert training_source(pd.Series({"dataset": "wcxb", "trained_on": "l3s_gn1/all"})) == "l3s_gn1"
+    assert training_source(pd.Series({"dataset": "x", "trained_on": "mix(a,b)/balanced"})) == "mixture"
+
+
+def test_table_datasets_files_and_values(built):
+    out, status = built
+    for name in ("table_datasets", "table_datasets_token_f1", "table_generalization"):
+        assert status[name] == "written"
+        assert {p.suffix for p in out.glob(f"{name}.*")} == {".md", ".tex", ".csv"}
+    table = pd.read_csv(out / "table_datasets.csv")
+    assert list(table["dataset"]) == ["cleaneval", "cleaneval", "l3s_gn1", "wcxb", "wcxb"]  # table order
+    assert list(table["extractor"]) == ["crf", "bte", "crf", "crf", "bte"]  # best token F1 first
+    row = table[(table["extractor"] == "crf") & (table["dataset"] == "l3s_gn1")].iloc[0]
+    assert (row["token F1"], row["block F1"], row["CleanEval"], row["errors"]) == (0.85, 0.425, 85.0, 1)
+    assert row["protocol"] == "5-fold CV" and row["ms/page"] == 2.5
+    matrix = pd.read_csv(out / "table_datasets_token_f1.csv").set_index("extractor")
+    assert matrix.loc["bte", "wcxb"] == 0.6 and pd.isna(matrix.loc["bte", "mean"])  # no l3s_gn1 run
+    assert "| crf | 0.900 | 0.850 | 0.700 | 0.817 |" in (out / "table_datasets_token_f1.md").read_text()
+
+
+def test_table_generalization_marks_and_means(built):
+    out, _ = built
+    table = pd.read_csv(out / "table_generalization.csv").set_index("trained on")
+    assert list(table.index) == ["cleaneval", "l3s_gn1", "mixture"]
+    assert table.loc["l3s_gn1", "cleaneval"] == 0.7
+    # out of domain: cleaneval-trained on l3s_gn1 and wcxb; the mixture (cleaneval, dragnet, wcxb) on l3s_gn1
+    assert table.loc["cleaneval", "mean out of domain"] == pytest.approx((0.6 + 0.5) / 2)
+    assert table.loc["l3s_gn1", "mean out of domain"] == pytest.approx((0.7 + 0.4) / 2)
+    assert table.loc["mixture", "mean out of domain"] == pytest.approx(0.8)
+    assert table.loc["mixture", "mean"] == pytest.approx((0.88 + 0.8 + 0.75) / 3)
+    text = (out / "table_generalization.md").read_text()
+    assert "| crf | l3s_gn1 | 0.700 | 0.850* | 0.400 |" in text
+    assert "| crf | mixture | 0.880* | 0.800 | 0.750* |" in text
+
+
+def test_figures_are_written(built):
+    out, status = built
+    for name in ("fig_generalization", "fig_page_types"):
+        assert status[name] == "written"
+        assert (out / f"{name}.png").stat().st_size > 1000
