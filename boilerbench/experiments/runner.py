@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from hydra.errors import InstantiationException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
@@ -20,6 +21,7 @@ from boilerbench import __version__
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.base import Split, kfold
 from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
+from boilerbench.evaluation.aggregates import add_intervals
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
 from boilerbench.experiments.results import format_summary, write_results
@@ -139,7 +141,13 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
             "test": len(split.test),
             "blocks": int(sum(r.blocks.n_blocks for r in results if r.blocks is not None)),
         },
-        "metrics": aggregate(results),
+        # with seeded page-level bootstrap 95 % intervals (boilerbench.evaluation.aggregates)
+        "metrics": add_intervals(
+            aggregate(results),
+            pd.DataFrame([r.row for r in results]),
+            resamples=int(cfg.get("bootstrap_resamples", 1000)),
+            seed=int(cfg.seed),
+        ),
         "timing": {
             "extract_ms_per_page": float(times.mean()),
             "extract_ms_p95": float(np.percentile(times, 95)),

@@ -28,12 +28,14 @@ from boilerbench.extractors.base import Extraction, Extractor
 
 @dataclass
 class PageResult:
-    """One page's row for ``pages.csv``, its extracted text, and the counts behind the aggregates."""
+    """One page's row for ``pages.csv``, its extracted text, the counts behind the aggregates, and
+    the predicted block labels the block metrics scored (None where the page has no blocks)."""
 
     row: dict
     text: str
     cleaneval: CleanEvalCounts
     blocks: BlockCounts | None
+    labels: np.ndarray | None = None
 
 
 def _describe(err: BaseException) -> str:
@@ -78,7 +80,8 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
         lsum = rouge_lsum(text, page.gold_text)
         row.update({"rouge_precision": lsum.precision, "rouge_recall": lsum.recall, "rouge_f1": lsum.f1})
 
-    counts = None
+    counts: BlockCounts | None = None
+    pred: np.ndarray | None = None
     if len(page.html) <= max_html_chars:
         try:
             gold = page.gold_labels
@@ -94,10 +97,13 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     if counts is not None:
         row.update({f"block_{k}": v for k, v in block_page_metrics(counts).items()})
         row.update({"n_blocks": counts.n_blocks, "n_gold_blocks": counts.n_gold, "n_pred_blocks": counts.n_pred})
-    row.update({"n_pred_tokens": ce.n_pred, "n_gold_tokens": ce.n_gold, "extract_ms": extract_ms, "error": error})
+        # the pooled counts behind micro figures, and the page's text size (its complexity)
+        row.update({"n_tp_blocks": counts.tp, "n_page_tokens": sum(map(len, page.blocks.tokens))})
+    row.update({"n_pred_tokens": ce.n_pred, "n_gold_tokens": ce.n_gold, "n_lcs_tokens": ce.lcs})
+    row.update({"extract_ms": extract_ms, "error": error})
     if extraction is not None:
         row.update(extraction.info)
-    return PageResult(row=row, text=text, cleaneval=ce, blocks=counts)
+    return PageResult(row=row, text=text, cleaneval=ce, blocks=counts, labels=pred if counts is not None else None)
 
 
 def aggregate(results: Sequence[PageResult]) -> dict:
