@@ -130,7 +130,7 @@ def paired_randomization(
     return {key: (at_least[key] + 1) / (permutations + 1) for key in statistics}
 
 
-def holm(pvalues: Sequence[float]) -> np.ndarray:
+def holm(pvalues: Sequence[float] | np.ndarray) -> np.ndarray:
     """Holm's step-down adjusted p-values (Holm 1979): the i-th smallest of m p-values is
     multiplied by m - i + 1, made monotone, and capped at 1."""
     p = np.asarray(pvalues, dtype=float)
