@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 from conftest import PROJECT, write_pairs
 
@@ -66,14 +67,34 @@ def test_table_values_are_the_runs_summaries(experiment):
         cells[0]: dict(zip(header, cells, strict=True))
         for cells in ([c.strip() for c in line.strip("|").split("|")] for line in lines[4:6])
     }
+    csv = pd.read_csv(out / "table_cleaneval.csv").set_index("extractor")
     for name, summary in summaries.items():
         m = summary["metrics"]
-        assert rows[name]["F1"] == fmt(m["block"]["f1"]) and rows[name]["P"] == fmt(m["block"]["precision"])
-        assert rows[name]["CleanEval"] == fmt(m["cleaneval"]["mean"], 2)
+        assert _value(rows[name]["F1"]) == fmt(m["block"]["f1"])
+        assert _value(rows[name]["P"]) == fmt(m["block"]["precision"])
+        assert _value(rows[name]["CleanEval"]) == fmt(m["cleaneval"]["mean"], 2)
         assert rows[name]["ms/page"] == fmt(summary["timing"]["extract_ms_per_page"], 2)
+        # the interval: half its width in markdown, its bounds in the CSV
+        lo, hi = m["block"]["f1_ci95"]
+        assert rows[name]["F1"].endswith(f" ±{(hi - lo) / 2:.3f}")
+        assert csv.loc[name, ["F1", "F1 ci95 lo", "F1 ci95 hi"]].tolist() == pytest.approx([m["block"]["f1"], lo, hi])
+    # per column, the best cell is bold and, on two pages, the other cannot be significantly worse
+    for header in ("F1", "token F1", "CleanEval"):
+        cells = [rows[name][header] for name in summaries]
+        values = [float(_value(c)) for c in cells]
+        best = max(values)
+        for cell, value in zip(cells, values, strict=True):
+            assert cell.startswith("**") == (value == best)
+            assert cell.split(" ")[0].endswith("†") == (value != best)
+        assert csv[f"{header} best"].tolist() == (csv[header] == csv[header].max()).tolist()
     # no paper reports figures on this dataset: no published columns
     assert not any(h.endswith("(pub.)") for h in header)
     assert "\\begin{tabular}" in (out / "table_cleaneval.tex").read_text()
+
+
+def _value(cell: str) -> str:
+    """The number of a table cell, without its marks and interval."""
+    return cell.split(" ")[0].strip("*").rstrip("†")
 
 
 def test_missing_runs_are_reported_not_skipped(experiment):

@@ -96,11 +96,8 @@ def _check_counts(view: PageView, runs: list[Run]) -> None:
         outcomes = view.outcomes(r)
         if not outcomes or "n_tp_blocks" not in row:
             continue
-        expected = {
-            "kc": int(row["n_tp_blocks"]),
-            "kb": int(row["n_pred_blocks"]) - int(row["n_tp_blocks"]),
-            "dc": int(row["n_gold_blocks"]) - int(row["n_tp_blocks"]),
-        }
+        tp, pred, gold = (int(float(row[c])) for c in ("n_tp_blocks", "n_pred_blocks", "n_gold_blocks"))
+        expected = {"kc": tp, "kb": pred - tp, "dc": gold - tp}
         got = {k: outcomes.count(k) for k in expected}
         if got != expected:
             view.notes.append(f"{run.label}: outcome counts {got} differ from pages.csv {expected}")
@@ -108,7 +105,7 @@ def _check_counts(view: PageView, runs: list[Run]) -> None:
 
 def load_pages(runs: list[Run]) -> list[PageView]:
     """Every page of the runs (one, or two on the same pages), in the first run's order."""
-    datasets = {str(r.summary.get("config", {}).get("dataset")) for r in runs}
+    datasets = {(r.summary.get("dataset"), r.summary.get("split")) for r in runs}
     if len(datasets) > 1:
         listed = ", ".join(str(r.path) for r in runs)
         raise RunFileError(f"the runs were made on different datasets (or splits): {listed}")
