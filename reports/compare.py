@@ -124,6 +124,9 @@ def main(argv: list[str]) -> int:
         print("error: compare needs at least two run folders", file=sys.stderr)
         return 2
     metrics = args.metrics.split(",") if args.metrics else None
+    if metrics and not all("." in m for m in metrics):
+        print("error: --metrics names figures as group.name (block.f1, token.f1, cleaneval.mean)", file=sys.stderr)
+        return 2
     try:
         table = compare_runs(args.runs, metrics, args.resamples, args.permutations, args.seed)
     except (RunFileError, PageSetMismatch) as err:

@@ -149,7 +149,14 @@ def add_intervals(metrics: dict, pages: pd.DataFrame, resamples: int = 1000, see
             columns.update(dict.fromkeys(figure.columns))
     matrix, names = page_matrix(pages, columns)
     intervals = bootstrap_intervals(matrix, names, statistics, resamples=resamples, seed=seed, level=CI_LEVEL)
-    out = {group: dict(values) if isinstance(values, Mapping) else values for group, values in metrics.items()}
-    for (group, name), (lo, hi) in intervals.items():
-        out[group][name + CI_SUFFIX] = [lo, hi]
+    out: dict = {}
+    for group, values in metrics.items():
+        if not isinstance(values, Mapping):
+            out[group] = values
+            continue
+        out[group] = {}
+        for name, value in values.items():  # each interval right after its figure
+            out[group][name] = value
+            if (group, name) in intervals:
+                out[group][name + CI_SUFFIX] = list(intervals[(group, name)])
     return out
