@@ -25,7 +25,7 @@ from boilerbench.evaluation.aggregates import page_matrix, point_value
 from boilerbench.evaluation.stats import bootstrap_intervals
 from reports.figures import MissingRuns
 from reports.runfiles import Run
-from reports.significance import Mark, figure_key, marks
+from reports.significance import Mark, PageSetMismatch, align, figure_key, marks
 from reports.tables import MARKS_NOTE, Table, cell
 
 QUARTILES = ("Q1", "Q2", "Q3", "Q4")
@@ -77,6 +77,10 @@ def strata_scores(runs: pd.DataFrame, metric: str = "token.f1", seed: int = 0) -
     if runs["extractor"].nunique() < 1:
         raise MissingRuns(f"an extractor with runs on every dataset ({', '.join(datasets)})")
     pooled = _pooled_pages(runs)
+    try:
+        pooled = dict(zip(pooled, align(list(pooled.values()), list(pooled)), strict=True))
+    except PageSetMismatch as err:
+        raise MissingRuns(f"runs of every extractor on the same pages ({err})") from err
     reference = next(iter(pooled.values()))
     values = complexity(reference)
     if values.isna().all():
@@ -87,7 +91,7 @@ def strata_scores(runs: pd.DataFrame, metric: str = "token.f1", seed: int = 0) -
     labels[known.index] = [QUARTILES[i] for i in np.searchsorted(edges, known, side="left")]
     strata = {q: (labels == q).to_numpy() for q in QUARTILES}
     if "page_type" in reference.columns:
-        types = reference["page_type"].astype(str)
+        types = reference["page_type"].fillna("").astype(str)  # "" on datasets without types
         for kind in sorted(t for t in types.unique() if t):
             strata[f"type: {kind}"] = (types == kind).to_numpy()
     figure = figure_key(metric)

@@ -78,3 +78,17 @@ def test_cliques_join_methods_within_the_critical_difference():
     # ranks 1, 1.5, 3, 3.2 with CD 1: {1, 1.5} and {3, 3.2}
     assert _cliques(np.array([1.0, 1.5, 3.0, 3.2]), 1.0) == [(0, 1), (2, 3)]
     assert _cliques(np.array([1.0, 2.5, 4.0]), 1.0) == []
+
+
+def test_page_types_are_strata_where_a_dataset_has_them(runs):
+    for run_dir in runs.loc[runs["dataset"] == "d1", "run_dir"]:
+        pages = pd.read_csv(f"{run_dir}/pages.csv", keep_default_na=False)
+        pages.assign(page_type=["article"] * 6 + ["forum"] * 2).to_csv(f"{run_dir}/pages.csv", index=False)
+    scores = strata_scores(runs).scores.set_index(["extractor", "stratum"])
+    assert sorted(s for s in scores.index.get_level_values(1).unique() if s.startswith("type:")) == [
+        "type: article",
+        "type: forum",
+    ]  # d2 has no types: no stratum for its pages
+    assert scores.loc[("simple", "type: forum"), "pages"] == 2
+    # the forum pages are d1's two most complex: c = 0.7429 and 0.85
+    assert scores.loc[("simple", "type: forum"), "value"] == pytest.approx(1 - (0.05 + 0.8 * 6.5 / 7), abs=1e-3)
