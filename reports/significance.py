@@ -24,6 +24,9 @@ ALPHA = 0.05
 #: Shuffles of the approximate-randomization test (p-values resolve to 1 / (R + 1)).
 PERMUTATIONS = 10_000
 RESAMPLES = 1000
+#: Rows that bound the task rather than attempt it (the gold labels, every block): shown with
+#: their intervals but never the best of a column, nor compared with it.
+BOUNDS = frozenset({"oracle", "all_text"})
 
 
 class PageSetMismatch(Exception):

@@ -25,7 +25,7 @@ from boilerbench.evaluation.aggregates import page_matrix, point_value
 from boilerbench.evaluation.stats import bootstrap_intervals
 from reports.figures import MissingRuns
 from reports.runfiles import Run
-from reports.significance import Mark, PageSetMismatch, align, figure_key, marks
+from reports.significance import BOUNDS, Mark, PageSetMismatch, align, figure_key, marks
 from reports.tables import MARKS_NOTE, Table, cell
 
 QUARTILES = ("Q1", "Q2", "Q3", "Q4")
@@ -99,8 +99,12 @@ def strata_scores(runs: pd.DataFrame, metric: str = "token.f1", seed: int = 0) -
     rows = []
     for stratum, mask in strata.items():
         frames = [pooled[e][mask].reset_index(drop=True) for e in extractors]
-        found = marks(frames, metric, seed=seed) if len(frames) > 1 else [None] * len(frames)
-        for extractor, frame, mark in zip(extractors, frames, found, strict=True):
+        ranked = [i for i, e in enumerate(extractors) if e not in BOUNDS]
+        found: dict[int, Mark] = {}
+        if len(ranked) > 1:
+            found = dict(zip(ranked, marks([frames[i] for i in ranked], metric, seed=seed), strict=True))
+        for i, (extractor, frame) in enumerate(zip(extractors, frames, strict=True)):
+            mark = found.get(i)
             matrix, names = page_matrix(frame, figure.columns)
             lo, hi = bootstrap_intervals(matrix, names, {metric: figure.compute}, seed=seed)[metric]
             rows.append(

@@ -13,7 +13,7 @@ import pandas as pd
 from boilerbench.evaluation.aggregates import CI_SUFFIX
 from reports.published import SOURCES, published
 from reports.runfiles import Run, RunFileError
-from reports.significance import ALPHA, PERMUTATIONS, Mark, align, figure_key, has_columns, marks
+from reports.significance import ALPHA, BOUNDS, PERMUTATIONS, Mark, align, figure_key, has_columns, marks
 
 #: Measured columns: (run column, header).
 MEASURED = (
@@ -173,12 +173,12 @@ def published_cells(extractor: str, dataset: str) -> dict[str, str]:
 def comparable_groups(runs: pd.DataFrame) -> list[tuple[list, list[pd.DataFrame]]]:
     """The runs that can be compared page by page: same dataset and the same pages (from their
     ``pages.csv``), each group as (run index labels, aligned page rows). Runs whose page rows
-    cannot be read are left out."""
+    cannot be read, and the bounds (``oracle``, ``all_text``), are left out."""
     by_pages: dict[tuple, list] = {}
     frames = {}
     for index, run in runs.iterrows():
         path = run.get("run_dir")
-        if not isinstance(path, str):
+        if not isinstance(path, str) or run.get("extractor") in BOUNDS:
             continue
         try:
             frame = Run(Path(path)).pages
@@ -213,7 +213,8 @@ MARKS_NOTE = (
     "± is half the width of the page-level bootstrap 95 % interval (1,000 resamples; pooled figures "
     "recomputed from the resampled pages' counts). Bold: the best value in its column among runs on "
     "the same pages; †: not significantly worse than it (paired approximate randomization, "
-    f"{PERMUTATIONS:,} shuffles, Holm-corrected p >= {ALPHA})."
+    f"{PERMUTATIONS:,} shuffles, Holm-corrected p >= {ALPHA}); the bounds {', '.join(sorted(BOUNDS))} "
+    "are not ranked."
 )
 
 
