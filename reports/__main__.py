@@ -84,15 +84,15 @@ def main(argv: list[str]) -> int:
 
 
 def _compare(argv: list[str]) -> int:
-    from reports import compare
+    from reports.compare import main as compare_main
 
-    return compare.main(argv)
+    return compare_main(argv)
 
 
 def _inspect(argv: list[str]) -> int:
-    from reports import inspect
+    from reports.inspect import main as inspect_main
 
-    return inspect.main(argv)
+    return inspect_main(argv)
 
 
 #: ``python -m reports NAME ...``: the subcommands (a run folder cannot be named like them).

@@ -13,6 +13,7 @@ import pandas as pd  # noqa: E402
 
 from boilerbench.evaluation.stats import average_ranks, friedman  # noqa: E402
 from reports.collect import pages  # noqa: E402
+from reports.significance import BOUNDS  # noqa: E402
 
 
 class MissingRuns(Exception):
@@ -161,6 +162,7 @@ def critical_difference(runs: pd.DataFrame, metric: str = "token.f1") -> plt.Fig
     significantly different at alpha = 0.05). Extractors without a run on every dataset are left
     out (named in the title)."""
     _require(runs, "runs of the extractors on the datasets (the table runs)")
+    runs = runs[~runs["extractor"].isin(BOUNDS)]  # the oracle and all_text bound the task; they are not ranked
     table = runs.pivot_table(index="dataset", columns="extractor", values=metric, aggfunc="last")
     complete = table.dropna(axis="columns")
     left_out = sorted(set(table.columns) - set(complete.columns))
@@ -174,7 +176,7 @@ def critical_difference(runs: pd.DataFrame, metric: str = "token.f1") -> plt.Fig
     half = (k + 1) // 2
     fig, ax = plt.subplots(figsize=(9, 1.6 + 0.3 * half))
     ax.set_xlim(0.5, k + 0.5)
-    ax.set_ylim(-(half + 1.5), 1.2)
+    ax.set_ylim(-(half + 1.5), 1.6)
     ax.axis("off")
     ax.hlines(0, 1, k, color="black", linewidth=1)
     for tick in range(1, k + 1):

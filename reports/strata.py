@@ -183,16 +183,20 @@ def fig_strata(runs: pd.DataFrame, metric: str = "token.f1") -> plt.Figure:
     panels = 2 if types else 1
     fig, axes = plt.subplots(1, panels, figsize=(7 * panels, 4.8), squeeze=False)
     order = scores.groupby("extractor")["value"].mean().sort_values(ascending=False).index
+    colours = [plt.get_cmap("tab20")(i) for i in range(20)]
     for n, extractor in enumerate(order):
         part = scores[(scores["extractor"] == extractor) & scores["stratum"].isin(QUARTILES)]
         x = np.arange(len(part)) + (n - len(order) / 2) * 0.012
+        bound = extractor in BOUNDS  # the ceiling and the floor: dashed grey
         axes[0, 0].errorbar(
             x,
             part["value"],
             yerr=[part["value"] - part["lo"], part["hi"] - part["value"]],
             marker="o",
             capsize=2,
-            label=extractor,
+            label=extractor + (" (bound)" if bound else ""),
+            color="grey" if bound else colours[n % len(colours)],
+            linestyle="--" if bound else "-",
         )
     quartile_pages = scores.groupby("stratum", sort=False)["pages"].first()
     axes[0, 0].set_xticks(range(4), [_header(strata, q, int(quartile_pages[q])) for q in QUARTILES], fontsize=7)
