@@ -1,5 +1,9 @@
 """``python -m reports [RUN_DIRS...] [--out DIR]``: build every table and figure from the runs
-under RUN_DIRS (default ``multirun``) into DIR (default ``reports/out``), with an index."""
+under RUN_DIRS (default ``multirun``) into DIR (default ``reports/out``), with an index.
+
+``python -m reports compare RUN_A RUN_B [...]`` compares runs page by page (:mod:`reports.compare`);
+``python -m reports inspect RUN_DIR [RUN_DIR2] -o OUT_DIR`` writes the per-page viewer
+(:mod:`reports.inspect`)."""
 
 from __future__ import annotations
 
@@ -61,6 +65,8 @@ def build_all(run_dirs: list[str], out: Path) -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] in SUBCOMMANDS:
+        return SUBCOMMANDS[argv[0]](argv[1:])
     parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__.splitlines()[0])
     parser.add_argument("run_dirs", nargs="*", default=["multirun"], help="folders holding runs (searched recursively)")
     parser.add_argument("--out", default="reports/out", help="where the tables, figures and index go")
@@ -75,6 +81,22 @@ def main(argv: list[str]) -> int:
         print(f"  {name:<26} {state}")
     print(f"reports in {args.out} ({time.perf_counter() - start:.1f} s)")
     return 0
+
+
+def _compare(argv: list[str]) -> int:
+    from reports.compare import main as compare_main
+
+    return compare_main(argv)
+
+
+def _inspect(argv: list[str]) -> int:
+    from reports.inspect import main as inspect_main
+
+    return inspect_main(argv)
+
+
+#: ``python -m reports NAME ...``: the subcommands (a run folder cannot be named like them).
+SUBCOMMANDS = {"compare": _compare, "inspect": _inspect}
 
 
 if __name__ == "__main__":

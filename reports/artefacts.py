@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reports import datasets, figures
+from reports import datasets, figures, strata
 from reports.tables import Table, results_table
 
 
@@ -103,4 +103,12 @@ ARTEFACTS = (
         ("fig_score_distributions", *TABLE_RUNS),
         lambda r: figures.score_distributions(_default_runs(r)),
     ),
+    Artefact(
+        "fig_critical_difference",
+        "figure",
+        TABLE_RUNS,
+        lambda r: figures.critical_difference(_default_runs(r)),
+    ),
+    Artefact("table_strata", "table", TABLE_RUNS, lambda r: strata.table_strata(_default_runs(r))),
+    Artefact("fig_strata", "figure", TABLE_RUNS, lambda r: strata.fig_strata(_default_runs(r))),
 )

@@ -79,7 +79,8 @@ def table_datasets(runs: pd.DataFrame) -> Table:
         "micro over blocks; CleanEval: mean score; snippet F1: WCXB's with/without snippets, mean over pages "
         "(trafilatura's scoring); ms/page: extraction time; errors: pages that failed to load or extract."
     )
-    return Table("table_datasets", "Every extractor on every dataset", frame.reset_index(drop=True), note, raw=raw)
+    frame = frame.reset_index(drop=True)
+    return Table("table_datasets", "Every extractor on every dataset", frame, note, pd.DataFrame(raw))
 
 
 def table_datasets_token_f1(runs: pd.DataFrame) -> Table:
@@ -101,7 +102,7 @@ def table_datasets_token_f1(runs: pd.DataFrame) -> Table:
         "Token F1 of every extractor on every dataset",
         shown,
         note,
-        raw=frame.to_dict("records"),
+        numbers=frame.copy(),
     )
 
 
@@ -148,7 +149,7 @@ def table_generalization(runs: pd.DataFrame) -> Table:
         "Generalization: trained on one dataset (or the mixture), tested on every dataset",
         pd.DataFrame(rows),
         note,
-        raw=raw,
+        numbers=pd.DataFrame(raw),
     )
 
 

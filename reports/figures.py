@@ -11,7 +11,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from boilerbench.evaluation.stats import average_ranks, friedman  # noqa: E402
 from reports.collect import pages  # noqa: E402
+from reports.significance import BOUNDS  # noqa: E402
 
 
 class MissingRuns(Exception):
@@ -138,5 +140,67 @@ def score_distributions(runs: pd.DataFrame) -> plt.Figure:
         ax.set_xlabel("CleanEval score per page (boxes: quartiles and median; whiskers: 1.5 IQR)")
         ax.set_title(dataset)
         ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def _cliques(ranks: np.ndarray, cd: float) -> list[tuple[int, int]]:
+    """Maximal runs of methods (indices into ascending ``ranks``) whose ranks differ by less than
+    the critical difference: the groups a critical-difference diagram joins with a bar."""
+    found: list[tuple[int, int]] = []
+    for i in range(len(ranks)):
+        j = int(np.searchsorted(ranks, ranks[i] + cd, side="left")) - 1
+        if j > i and not any(a <= i and j <= b for a, b in found):
+            found.append((i, j))
+    return found
+
+
+def critical_difference(runs: pd.DataFrame, metric: str = "token.f1") -> plt.Figure:
+    """Demšar's (2006) critical-difference diagram: each extractor's average rank of ``metric``
+    over the datasets (one run per extractor and dataset), the Friedman test, and bars joining
+    extractors whose average ranks differ by less than the Nemenyi critical difference (not
+    significantly different at alpha = 0.05). Extractors without a run on every dataset are left
+    out (named in the title)."""
+    _require(runs, "runs of the extractors on the datasets (the table runs)")
+    runs = runs[~runs["extractor"].isin(BOUNDS)]  # the oracle and all_text bound the task; they are not ranked
+    table = runs.pivot_table(index="dataset", columns="extractor", values=metric, aggfunc="last")
+    complete = table.dropna(axis="columns")
+    left_out = sorted(set(table.columns) - set(complete.columns))
+    if complete.shape[0] < 2 or complete.shape[1] < 3:
+        raise MissingRuns(f"at least 3 extractors with runs on at least 2 datasets ({metric})")
+    result = friedman(complete.to_numpy())
+    ranks = average_ranks(complete.to_numpy(), higher_is_better=True)
+    order = np.argsort(ranks, kind="stable")
+    names, ranks = [str(complete.columns[i]) for i in order], ranks[order]
+    k = len(names)
+    half = (k + 1) // 2
+    fig, ax = plt.subplots(figsize=(9, 1.6 + 0.3 * half))
+    ax.set_xlim(0.5, k + 0.5)
+    ax.set_ylim(-(half + 1.5), 1.6)
+    ax.axis("off")
+    ax.hlines(0, 1, k, color="black", linewidth=1)
+    for tick in range(1, k + 1):
+        ax.vlines(tick, 0, 0.15, color="black", linewidth=1)
+        ax.text(tick, 0.3, str(tick), ha="center", va="bottom", fontsize=8)
+    for n, (name, rank) in enumerate(zip(names, ranks, strict=True)):
+        row = -(n % half if n < half else k - 1 - n) - 1.2
+        left = n < half
+        end = 0.5 if left else k + 0.5
+        ax.plot([rank, rank, end], [0, row, row], color="black", linewidth=0.8)
+        label = f"{name} ({rank:.2f})" if left else f"({rank:.2f}) {name}"
+        ax.text(end + (-0.05 if left else 0.05), row, label, ha="right" if left else "left", va="center", fontsize=8)
+    for depth, (i, j) in enumerate(_cliques(ranks, result.critical_difference)):
+        y = -0.35 - 0.18 * depth
+        ax.plot([ranks[i] - 0.03, ranks[j] + 0.03], [y, y], color="tab:red", linewidth=3, solid_capstyle="round")
+    cd_end = min(1 + result.critical_difference, k)
+    ax.plot([1, cd_end], [1.0, 1.0], color="tab:red", linewidth=1.5)
+    ax.text((1 + cd_end) / 2, 1.05, f"CD = {result.critical_difference:.2f}", ha="center", va="bottom", fontsize=8)
+    title = (
+        f"Average rank of {metric} over {result.n_datasets} datasets ({', '.join(complete.index)}); "
+        f"Friedman chi2 = {result.statistic:.2f}, p = {result.pvalue:.3g}; Nemenyi CD at alpha 0.05"
+    )
+    if left_out:
+        title += f"\nleft out (no run on every dataset): {', '.join(left_out)}"
+    ax.set_title(title, fontsize=8)
     fig.tight_layout()
     return fig

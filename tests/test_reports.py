@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 from conftest import PROJECT, write_pairs
 
@@ -41,7 +42,7 @@ def experiment(tmp_path_factory):
     done = _python(
         "run.py",
         "-m",
-        "extractor=bte,all_text",
+        "extractor=bte,cetd,all_text",
         "dataset=plaintext",
         f"dataset.root={data}",
         "report=table_cleaneval",
@@ -59,22 +60,47 @@ def experiment(tmp_path_factory):
 def test_table_values_are_the_runs_summaries(experiment):
     sweep, out, _ = experiment
     summaries = {json.loads(p.read_text())["extractor"]: json.loads(p.read_text()) for p in sweep.rglob("summary.json")}
-    assert sorted(summaries) == ["all_text", "bte"]
+    assert sorted(summaries) == ["all_text", "bte", "cetd"]
     lines = (out / "table_cleaneval.md").read_text().splitlines()
     header = [c.strip() for c in lines[2].strip("|").split("|")]
     rows = {
         cells[0]: dict(zip(header, cells, strict=True))
-        for cells in ([c.strip() for c in line.strip("|").split("|")] for line in lines[4:6])
+        for cells in ([c.strip() for c in line.strip("|").split("|")] for line in lines[4:7])
     }
+    csv = pd.read_csv(out / "table_cleaneval.csv").set_index("extractor")
     for name, summary in summaries.items():
         m = summary["metrics"]
-        assert rows[name]["F1"] == fmt(m["block"]["f1"]) and rows[name]["P"] == fmt(m["block"]["precision"])
-        assert rows[name]["CleanEval"] == fmt(m["cleaneval"]["mean"], 2)
+        assert _value(rows[name]["F1"]) == fmt(m["block"]["f1"])
+        assert _value(rows[name]["P"]) == fmt(m["block"]["precision"])
+        assert _value(rows[name]["CleanEval"]) == fmt(m["cleaneval"]["mean"], 2)
         assert rows[name]["ms/page"] == fmt(summary["timing"]["extract_ms_per_page"], 2)
         assert rows[name]["errors"] == str(summary["n_errors"])
+        # the interval: half its width in markdown, its bounds in the CSV
+        lo, hi = m["block"]["f1_ci95"]
+        assert rows[name]["F1"].endswith(f" ±{(hi - lo) / 2:.3f}")
+        assert csv.loc[name, ["F1", "F1 ci95 lo", "F1 ci95 hi"]].tolist() == pytest.approx([m["block"]["f1"], lo, hi])
+    # per column, the best cell is bold and, on two pages, the other cannot be significantly worse;
+    # all_text (a bound, like oracle) is not ranked
+    ranked = ["bte", "cetd"]
+    for header in ("F1", "R", "token F1", "CleanEval"):
+        cells = [rows[name][header] for name in ranked]
+        values = [float(_value(c)) for c in cells]
+        best = max(values)
+        for cell, value in zip(cells, values, strict=True):
+            assert cell.startswith("**") == (value == best)
+            assert cell.split(" ")[0].endswith("†") == (value != best)
+        assert not rows["all_text"][header].startswith("**") and "†" not in rows["all_text"][header]
+        top = csv.loc[ranked, header].max()
+        assert csv.loc[ranked, f"{header} best"].tolist() == (csv.loc[ranked, header] == top).tolist()
+        assert csv.loc["all_text", [f"{header} best", f"{header} not worse"]].isna().all()
     # no paper reports figures on this dataset: no published columns
     assert not any(h.endswith("(pub.)") for h in header)
     assert "\\begin{tabular}" in (out / "table_cleaneval.tex").read_text()
+
+
+def _value(cell: str) -> str:
+    """The number of a table cell, without its marks and interval."""
+    return cell.split(" ")[0].strip("*").rstrip("†")
 
 
 def test_missing_runs_are_reported_not_skipped(experiment):
@@ -100,7 +126,7 @@ def test_latest_run_of_a_setting_wins(experiment, tmp_path):
         (tmp_path / name).mkdir()
         (tmp_path / name / "summary.json").write_text(json.dumps(summary))
     runs = collect([sweep, tmp_path])
-    assert len(runs) == 2 and set(runs["report"]) == {"table_cleaneval"}
+    assert len(runs) == 3 and set(runs["report"]) == {"table_cleaneval"}
     bte = runs[runs["extractor"] == "bte"].iloc[0]
     assert bte["block.f1"] == 0.123 and bte["run_dir"] == str(tmp_path / "later")
 

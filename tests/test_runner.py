@@ -57,7 +57,14 @@ def test_run_writes_consistent_results(tmp_path):
         assert key in on_disk
     assert on_disk["n_pages"] == 4 and on_disk["split"] == "all"
     assert set(on_disk["metrics"]) == {"cleaneval", "block", "token", "lcs_error"}
-    assert set(on_disk["metrics"]["block"]) == {"accuracy", "precision", "recall", "f1", "macro_f1"}
+    figures = {"accuracy", "precision", "recall", "f1", "macro_f1"}
+    assert set(on_disk["metrics"]["block"]) == figures | {f"{f}_ci95" for f in figures}
+    # every figure of the summary has its page-bootstrap interval, around it
+    for group, values in on_disk["metrics"].items():
+        for name, value in values.items():
+            if not name.endswith("_ci95"):
+                lo, hi = values[f"{name}_ci95"]
+                assert lo <= value <= hi, (group, name)
     assert set(on_disk["timing"]) >= {"extract_ms_per_page", "fit_s"}
     pages = pd.read_csv(out / "pages.csv", keep_default_na=False)
     assert list(pages["page_id"].astype(str)) == ["a", "b", "binary", "empty"]

@@ -25,12 +25,22 @@ def _finite(value):
     return value
 
 
+def prediction_record(result: PageResult) -> dict:
+    """A page's line of ``predictions.jsonl``: its id, the extracted text and, where the page has
+    blocks, the predicted block labels the block metrics scored as a string of 0/1 (one character
+    per block, compact): what ``python -m reports inspect`` colours blocks by."""
+    record = {"page_id": result.row["page_id"], "text": result.text}
+    if result.labels is not None:
+        record["labels"] = "".join("1" if v else "0" for v in result.labels.tolist())
+    return record
+
+
 def write_results(output_dir: Path, results: Sequence[PageResult], summary: dict, predictions: bool) -> None:
     """``pages.csv``, ``summary.json`` and (optionally) ``predictions.jsonl`` in ``output_dir``."""
     output_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_text(output_dir / "pages.csv", pd.DataFrame([r.row for r in results]).to_csv(index=False))
     if predictions:
-        lines = (json.dumps({"page_id": r.row["page_id"], "text": r.text}, ensure_ascii=False) for r in results)
+        lines = (json.dumps(prediction_record(r), ensure_ascii=False) for r in results)
         atomic_write_text(output_dir / "predictions.jsonl", "".join(line + "\n" for line in lines))
     atomic_write_text(output_dir / "summary.json", json.dumps(_finite(summary), indent=2, ensure_ascii=False) + "\n")
 
@@ -66,6 +76,12 @@ def format_summary(summary: dict) -> str:
         f"  token bag-of-words  P {t['precision']:.3f}  R {t['recall']:.3f}  F1 {t['f1']:.3f}",
         f"  SCEDD error       mean {m['lcs_error']['mean']:.3f}   wrong (> 0.2) {m['lcs_error']['wrong_rate']:.3f}",
     ]
+    if "f1_ci95" in b and "f1_ci95" in t:
+        lines.append(
+            "  95 % page-bootstrap intervals   block F1 [{:.3f}, {:.3f}]   token F1 [{:.3f}, {:.3f}]".format(
+                *b["f1_ci95"], *t["f1_ci95"]
+            )
+        )
     if "rouge_lsum" in m:
         r = m["rouge_lsum"]
         lines.append(f"  ROUGE-LSum        P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}")

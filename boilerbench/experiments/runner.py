@@ -6,11 +6,13 @@ from __future__ import annotations
 import logging
 import platform
 import time
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from hydra.errors import InstantiationException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
@@ -21,6 +23,7 @@ from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.base import Split, kfold
 from boilerbench.datasets.mixture import mixture
 from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
+from boilerbench.evaluation.aggregates import add_intervals
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
 from boilerbench.experiments.results import format_summary, write_results
@@ -134,6 +137,7 @@ def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
 
 def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: float, loaded: bool) -> dict:
     """The ``summary.json`` content of a run."""
+    resamples = int(cfg.get("bootstrap_resamples", 1000))
     times = np.array([r.row["extract_ms"] for r in results if r.scored]) if results else np.zeros(1)
     times = times if len(times) else np.zeros(1)
     errors = [r.row for r in results if r.row["error"]]
@@ -151,7 +155,8 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
             "blocks": int(sum(r.blocks.n_blocks for r in results if r.blocks is not None)),
             "not_loaded": sum(1 for r in results if not r.scored),
         },
-        "metrics": aggregate(results),
+        # with seeded page-level bootstrap 95 % intervals (boilerbench.evaluation.aggregates)
+        "metrics": add_intervals(aggregate(results), scored_rows(results), resamples=resamples, seed=int(cfg.seed)),
         "timing": {
             "extract_ms_per_page": float(times.mean()),
             "extract_ms_p95": float(np.percentile(times, 95)),
@@ -163,9 +168,17 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     types = by_page_type(results)
+    for name, part in types.items():
+        rows = scored_rows(r for r in results if r.row.get("page_type") == name)
+        part["metrics"] = add_intervals(part["metrics"], rows, resamples=resamples, seed=int(cfg.seed))
     if types:
         summary["by_page_type"] = types
     return summary
+
+
+def scored_rows(results: Iterable[PageResult]) -> pd.DataFrame:
+    """The page rows behind a run's metrics (pages that could not be loaded are not scored)."""
+    return pd.DataFrame([r.row for r in results if r.scored])
 
 
 #: The per-fold figures whose mean and standard deviation a cross-validated run reports.

@@ -31,7 +31,8 @@ from boilerbench.extractors.base import Extraction, Extractor
 
 @dataclass
 class PageResult:
-    """One page's row for ``pages.csv``, its extracted text, and the counts behind the aggregates.
+    """One page's row for ``pages.csv``, its extracted text, the counts behind the aggregates, and
+    the predicted block labels the block metrics scored (None where the page has no blocks).
 
     A page that could not be loaded (``Page.load_error``) has a row with its error and no
     scores (``scored`` is False): it counts among the run's errors, not in its metrics.
@@ -43,6 +44,7 @@ class PageResult:
     blocks: BlockCounts | None
     snippets: SnippetCounts | None = None
     scored: bool = True
+    labels: np.ndarray | None = None
 
 
 def _describe(err: BaseException) -> str:
@@ -111,7 +113,8 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
             }
         )
 
-    counts = None
+    counts: BlockCounts | None = None
+    pred: np.ndarray | None = None
     if len(page.html) <= max_html_chars:
         try:
             gold = page.gold_labels
@@ -127,10 +130,20 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     if counts is not None:
         row.update({f"block_{k}": v for k, v in block_page_metrics(counts).items()})
         row.update({"n_blocks": counts.n_blocks, "n_gold_blocks": counts.n_gold, "n_pred_blocks": counts.n_pred})
-    row.update({"n_pred_tokens": ce.n_pred, "n_gold_tokens": ce.n_gold, "extract_ms": extract_ms, "error": error})
+        # the pooled counts behind micro figures, and the page's text size (its complexity)
+        row.update({"n_tp_blocks": counts.tp, "n_page_tokens": sum(map(len, page.blocks.tokens))})
+    row.update({"n_pred_tokens": ce.n_pred, "n_gold_tokens": ce.n_gold, "n_lcs_tokens": ce.lcs})
+    row.update({"extract_ms": extract_ms, "error": error})
     if extraction is not None:
         row.update(extraction.info)
-    return PageResult(row=row, text=text, cleaneval=ce, blocks=counts, snippets=snippets)
+    return PageResult(
+        row=row,
+        text=text,
+        cleaneval=ce,
+        blocks=counts,
+        snippets=snippets,
+        labels=pred if counts is not None else None,
+    )
 
 
 def aggregate(results: Sequence[PageResult]) -> dict:

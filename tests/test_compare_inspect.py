@@ -1,0 +1,264 @@
+"""``python -m reports compare`` and ``python -m reports inspect`` on runs the runner made on a small
+plaintext dataset (one page is over the size limit: a per-page error), and on hand-written run
+files; the viewer is also opened in headless Chromium (``-m browser``)."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import PROJECT, write_pairs
+from hydra import compose, initialize_config_dir
+from lxml import html as lxml_html
+
+from boilerbench.experiments import run
+from reports.compare import compare_runs
+from reports.runfiles import Run
+
+ARTICLE = " ".join(f"word{i}" for i in range(40))
+PAGES = {
+    "a": (f"<body><div><a>Home</a> <a>News</a></div><p>{ARTICLE}</p><p>Copyright 2024</p></body>", ARTICLE),
+    "b": (
+        "<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
+        "Title Short story here.",
+    ),
+    "c": (
+        "<body><p>Alpha beta gamma.</p><div>Share this</div><p>Delta epsilon zeta eta theta.</p></body>",
+        "Alpha beta gamma. Delta epsilon zeta eta theta.",
+    ),
+    # over max_page_mb below: recorded as an error, never extracted
+    "big": ("<body><p>" + "filler text " * 100 + "</p></body>", "filler text"),
+}
+OUTCOMES = ("kc", "kb", "dc", "db")
+
+
+def _run(tmp, name, extractor, pages):
+    data = write_pairs(tmp / f"pages_{len(pages)}", pages)
+    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+        cfg = compose(
+            "config",
+            overrides=[
+                "dataset=plaintext",
+                f"dataset.root={data}",
+                f"paths.root_dir={tmp}",
+                "progress=false",
+                f"extractor={extractor}",
+                "max_page_mb=0.0005",
+                "max_error_rate=1",
+            ],
+        )
+    run(cfg, tmp / name)
+    return tmp / name
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("runs")
+    made = {name: _run(tmp, name, name, PAGES) for name in ("bte", "all_text")}
+    made["bte_ab"] = _run(tmp, "bte_ab", "bte", {k: PAGES[k] for k in ("a", "b")})
+    return made
+
+
+def _reports(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "reports", *map(str, args)],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(PROJECT)},
+        timeout=300,
+    )
+
+
+def expected_outcomes(row) -> dict[str, int]:
+    """Blocks of each outcome from a pages.csv row: kept and content = true positives, ..."""
+    tp, pred, gold, n = (int(float(row[c])) for c in ("n_tp_blocks", "n_pred_blocks", "n_gold_blocks", "n_blocks"))
+    return {"kc": tp, "kb": pred - tp, "dc": gold - tp, "db": n - pred - gold + tp}
+
+
+# --- compare -------------------------------------------------------------------------------
+
+
+def test_identical_runs_differ_by_zero_with_p_one(runs, tmp_path):
+    copy = shutil.copytree(runs["bte"], tmp_path / "bte_again")
+    table = compare_runs([str(runs["bte"]), str(copy)], None, resamples=200, permutations=500, seed=0)
+    assert {"block.f1", "token.f1", "cleaneval.mean", "cleaneval.micro", "lcs_error.mean"} <= set(table["metric"])
+    assert (table["difference"] == 0).all() and (table["p"] == 1.0).all()
+    assert (table["ci95_lo"] == 0).all() and (table["ci95_hi"] == 0).all()
+
+
+def _write_run(folder, extractor, token_f1):
+    """A run folder written by hand: pages.csv with token F1 per page, and its summary."""
+    folder.mkdir()
+    pages = pd.DataFrame({"page_id": [f"p{i}" for i in range(len(token_f1))], "token_f1": token_f1, "error": ""})
+    pages.to_csv(folder / "pages.csv", index=False)
+    summary = {"extractor": extractor, "n_pages": len(pages), "metrics": {"token": {"f1": float(np.mean(token_f1))}}}
+    (folder / "summary.json").write_text(json.dumps(summary))
+    return folder
+
+
+def test_a_planted_large_difference_has_p_below_one_percent(tmp_path):
+    rng = np.random.default_rng(0)
+    base = rng.uniform(0.3, 0.8, 80)
+    good = _write_run(tmp_path / "good", "good", base + 0.15)
+    bad = _write_run(tmp_path / "bad", "bad", base + rng.normal(0, 0.05, 80))
+    done = _reports("compare", good, bad, "--permutations", "2000")
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("| token.f1"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    difference, (lo, hi), p = float(cells[3]), map(float, cells[4].strip("[]").split(",")), float(cells[5])
+    assert 0.12 < difference < 0.18 and 0 < lo < difference < hi and p < 0.01
+
+
+def test_runs_over_different_pages_give_one_clear_message(runs):
+    done = _reports("compare", runs["bte"], runs["bte_ab"])
+    assert done.returncode == 2 and done.stdout == ""
+    message = done.stderr.strip()
+    assert len(message.splitlines()) == 1 and message.startswith("error: ")
+    assert "cover different pages" in message and "4 pages) and bte" in message
+    assert "2 only in bte" in message and "(big, c)" in message and "0 only in" in message
+
+
+# --- inspect -------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def site(runs, tmp_path_factory):
+    out = tmp_path_factory.mktemp("site")
+    done = _reports("inspect", runs["bte"], "-o", out)
+    assert done.returncode == 0, done.stderr
+    return out
+
+
+def test_index_lists_every_page_and_shows_errors_as_errors(runs, site):
+    pages = Run(runs["bte"]).pages
+    index = lxml_html.parse(str(site / "index.html")).getroot()
+    rows = index.cssselect("#index tbody tr")
+    assert sorted(r.get("data-page-id") for r in rows) == sorted(pages["page_id"])
+    big = next(r for r in rows if r.get("data-page-id") == "big")
+    assert "error" in big.get("class") and "PageTooLarge" in big.text_content()
+    # its metric cells say "error", not a zero score
+    assert [c.text for c in big.cssselect("td.num")] == ["error"] * 5
+    assert pages.set_index("page_id").loc["big", "token_f1"] == 0.0  # what the run scored it
+    # nothing is fetched from anywhere: no external scripts, styles or images
+    for file in [site / "index.html", *sorted((site / "pages").iterdir())]:
+        root = lxml_html.parse(str(file)).getroot()
+        assert not root.cssselect("[src], link[href]"), file
+        assert "http" not in " ".join(a.get("href", "") for a in root.cssselect("a")), file
+
+
+def test_pages_colour_blocks_by_the_runs_outcomes(runs, site):
+    pages = Run(runs["bte"]).pages
+    for i, row in pages.iterrows():
+        root = lxml_html.parse(str(site / "pages" / f"page-{i:05d}.html")).getroot()
+        if row["error"]:
+            assert "failed on this page: PageTooLarge" in root.text_content()
+            assert not root.cssselect(".blk")
+            continue
+        counts = {k: len(root.cssselect(f"#blocks .blk.o-{k}")) for k in OUTCOMES}
+        assert counts == expected_outcomes(row), row["page_id"]
+        assert not root.cssselect(".note")  # the viewer's counts agree with the run's
+    # page c: "Share this" was kept by BTE but is not content: marked as extra text
+    c = list(pages["page_id"]).index("c")
+    root = lxml_html.parse(str(site / "pages" / f"page-{c:05d}.html")).getroot()
+    assert [m.text for m in root.cssselect("mark.extra")] == ["Share", "this"]
+
+
+def test_two_runs_show_where_they_disagree(runs, tmp_path):
+    done = _reports("inspect", runs["bte"], runs["all_text"], "-o", tmp_path)
+    assert done.returncode == 0, done.stderr
+    labels = [
+        {
+            json.loads(line)["page_id"]: json.loads(line).get("labels")
+            for line in (runs[r] / "predictions.jsonl").read_text().splitlines()
+        }
+        for r in ("bte", "all_text")
+    ]
+    # page a: BTE keeps the article block only, all_text keeps all 4 blocks: 3 disagree
+    root = lxml_html.parse(str(tmp_path / "pages" / "page-00000.html")).getroot()
+    differ = sum(x != y for x, y in zip(labels[0]["a"], labels[1]["a"], strict=True))
+    assert differ == 3 and len(root.cssselect(".blk.disagree")) == differ
+
+
+def test_a_truncated_predictions_file_is_reported(runs, tmp_path):
+    cut = shutil.copytree(runs["bte"], tmp_path / "cut")
+    text = (cut / "predictions.jsonl").read_text()
+    (cut / "predictions.jsonl").write_text(text[: len(text) - 20])
+    done = _reports("inspect", cut, "-o", tmp_path / "site")
+    assert done.returncode == 2 and "predictions.jsonl is truncated: its last line (4) has no line end" in done.stderr
+    lines = text.splitlines(keepends=True)
+    (cut / "predictions.jsonl").write_text("".join(lines[:-1]))  # a whole line lost
+    done = _reports("inspect", cut, "-o", tmp_path / "site")
+    assert done.returncode == 2 and "3 predictions for the 4 pages" in done.stderr
+    assert "missing pages: c (truncated?" in done.stderr
+    assert not (tmp_path / "site" / "index.html").exists()
+
+
+# --- the viewer in a real browser ----------------------------------------------------------
+
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        chromium = None
+    if not chromium or not driver_path:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the browser test: install chromium and chromium-driver (apt-get) and selenium")
+        pytest.skip("headless Chromium (Debian's chromium, chromium-driver) or selenium is not installed")
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1000"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.mark.browser
+def test_viewer_in_headless_chromium(runs, site, browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    pages = Run(runs["bte"]).pages
+    browser.get((site / "index.html").as_uri())
+    rows = browser.find_elements(By.CSS_SELECTOR, "#index tbody tr")
+    assert sorted(r.get_attribute("data-page-id") for r in rows) == sorted(pages["page_id"])
+    # sorted by token F1 on load, worst first: the error page leads
+    assert rows[0].get_attribute("data-page-id") == "big"
+    header = browser.find_elements(By.CSS_SELECTOR, "#index thead th")[1]
+    header.click()  # now descending
+    shown = [r.get_attribute("data-page-id") for r in browser.find_elements(By.CSS_SELECTOR, "#index tbody tr")]
+    order = pages.assign(f=np.where(pages["error"] != "", -1.0, pages["token_f1"])).sort_values("f", kind="stable")
+    assert shown[-1] == "big" and shown[0] in set(order.loc[order["f"] == order["f"].max(), "page_id"])
+    for i, row in pages.iterrows():
+        if row["error"]:
+            continue
+        browser.get((site / "pages" / f"page-{i:05d}.html").as_uri())
+        counts = {k: len(browser.find_elements(By.CSS_SELECTOR, f"#blocks .blk.o-{k}")) for k in OUTCOMES}
+        assert counts == expected_outcomes(row), row["page_id"]
+        legend = {
+            chip.get_attribute("data-outcome"): int(chip.get_attribute("data-count"))
+            for chip in browser.find_elements(By.CSS_SELECTOR, ".legend .chip")
+        }
+        assert legend == expected_outcomes(row)
+    shot = tmp_path / "viewer_page.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 5_000
