@@ -122,8 +122,11 @@ def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
     return results
 
 
-def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: float, loaded: bool) -> dict:
-    """The ``summary.json`` content of a run."""
+def summarise(
+    cfg: DictConfig, split: Split, results: list[PageResult], fit_s: float, loaded: bool, extractor: object = None
+) -> dict:
+    """The ``summary.json`` content of a run; ``extractor_info`` is what the extractor reports about
+    how it ran (its ``run_info()``, e.g. which engine ReadabiliPy used), if it reports anything."""
     times = np.array([r.row["extract_ms"] for r in results]) if results else np.zeros(1)
     errors = [r.row for r in results if r.row["error"]]
     return {
@@ -148,6 +151,7 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
         },
         "config": OmegaConf.to_container(cfg, resolve=True),
         "versions": package_versions(),
+        "extractor_info": extractor.run_info() if hasattr(extractor, "run_info") else {},
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
 
@@ -259,14 +263,14 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         split, trained_on = cross_dataset_split(cfg, split)
     if folds:
         results, section, fit_s = run_cv(cfg, split, folds)
-        summary = summarise(cfg, split, results, fit_s, False)
+        summary = summarise(cfg, split, results, fit_s, False, extractor)
         summary["split"] = f"{split.name}/cv{folds}"
         summary["cv"] = section
     else:
         seed_everything(int(cfg.seed))
         fit_s, loaded = fit_extractor(extractor, cfg, trained_on or choice_name(cfg, "dataset"), split)
         results = evaluate(extractor, split.validation if target == "validation" else split.test, cfg)
-        summary = summarise(cfg, split, results, fit_s, loaded)
+        summary = summarise(cfg, split, results, fit_s, loaded, extractor)
         if target == "validation":
             summary["split"] = f"{split.name}/validation"
     if trained_on is not None:
