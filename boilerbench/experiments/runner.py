@@ -11,24 +11,26 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
-from hydra.errors import InstantiationException
-from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from boilerbench import __version__
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.base import Split, kfold
-from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
+from boilerbench.errors import ConfigError, check_choice
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
 from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.scoring import PageResult, aggregate, evaluate_page
 from boilerbench.experiments.seed import seed_everything
 from boilerbench.extractors.base import Extractor, Persistent
+from boilerbench.extractors.compose import CONF_DIR, build, make_extractor
 from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 log = logging.getLogger(__name__)
+
+#: Re-exported: tests and benchmarks build extractors through the runner module.
+__all__ = ["CONF_DIR", "build", "make_extractor", "run"]
 
 _PACKAGES = (
     "lxml",
@@ -39,6 +41,8 @@ _PACKAGES = (
     "beautifulsoup4",
     "chardet",
     "torch",
+    "lightgbm",
+    "fastwarc",
     *REFERENCE_PACKAGES,
 )
 
@@ -63,31 +67,6 @@ def package_versions(names: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
         except metadata.PackageNotFoundError:
             continue
     return found
-
-
-def build(node: DictConfig):
-    """``hydra.utils.instantiate``, re-raising a user-facing error (a bad option, a missing optional
-    package) as itself rather than wrapped in Hydra's ``InstantiationException``."""
-    try:
-        return instantiate(node)
-    except InstantiationException as err:
-        if isinstance(err.__cause__, BoilerbenchError):
-            raise err.__cause__ from None
-        raise
-
-
-#: The project's Hydra config folder.
-CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
-
-
-def make_extractor(name: str, overrides: tuple[str, ...] = ()) -> Extractor:
-    """The extractor of ``conf/extractor/<name>.yaml`` (defaults lists and ``overrides``
-    applied, as on the command line), instantiated outside a Hydra run (tests, benchmarks)."""
-    from hydra import compose, initialize_config_dir
-
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose("config", overrides=[f"extractor={name}", *(f"extractor.{o}" for o in overrides)])
-    return build(cfg.extractor)
 
 
 def fit_extractor(extractor: Extractor, cfg: DictConfig, dataset_name: str, split: Split) -> tuple[float, bool]:
