@@ -34,7 +34,8 @@ from boilerbench.extractors.persistence import require_fitted
 DEFAULT_MEMBERS = ("trafilatura", "readability", "justext", "boilerpipe", "resiliparse")
 
 
-def _check_members(members: Sequence[str]) -> tuple[str, ...]:
+def check_members(members: Sequence[str]) -> tuple[str, ...]:
+    """``members`` as a tuple, after checking that each names an extractor config."""
     names = extractor_names()
     for name in members:
         check_choice("extractor.members", name, names)
@@ -63,7 +64,7 @@ class MajorityVote(_Members, HeuristicExtractor):
     """Keep a block when at least ``k`` members keep it (``k=None``: more than half of them)."""
 
     def __init__(self, members: Sequence[str] = DEFAULT_MEMBERS, k: int | None = None) -> None:
-        self.members = _check_members(members)
+        self.members = check_members(members)
         if k is not None and not 1 <= k <= len(self.members):
             raise ConfigError(f"extractor.k={k} must be between 1 and the number of members ({len(self.members)})")
         self.k = k
@@ -81,7 +82,7 @@ class WeightedVote(_Members, Estimator):
     WEIGHTS_FILE = "weighted_vote.json"
 
     def __init__(self, members: Sequence[str] = DEFAULT_MEMBERS, threshold: float = 0.5) -> None:
-        self.members = _check_members(members)
+        self.members = check_members(members)
         if not 0.0 < threshold <= 1.0:
             raise ConfigError(f"extractor.threshold={threshold} must be in (0, 1]")
         self.threshold = threshold
