@@ -20,6 +20,7 @@ from boilerbench.datasets.base import Split, kfold
 from boilerbench.errors import ConfigError, check_choice
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
+from boilerbench.experiments.model_file import save_model_file
 from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.scoring import PageResult, aggregate, evaluate_page
 from boilerbench.experiments.seed import seed_everything
@@ -220,7 +221,9 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     (see :func:`run_cv`); the pooled metrics cover every page of the pool once. With
     ``dataset@train_dataset=NAME`` it is trained on that dataset and tested on ``dataset``
     (see :func:`cross_dataset_split`). With ``evaluate_on=validation`` the split's validation
-    pages are scored instead of its test pages (what hyperparameter searches optimise).
+    pages are scored instead of its test pages (what hyperparameter searches optimise). With
+    ``save_model=PATH`` the fitted extractor is also written to one file
+    (:mod:`boilerbench.experiments.model_file`).
     """
     started = time.perf_counter()
     set_cache_dir(cfg.paths.get("cache_dir"))
@@ -240,6 +243,9 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         if folds:
             raise ConfigError("cv.folds and dataset@train_dataset exclude each other: pick one protocol")
         split, trained_on = cross_dataset_split(cfg, split)
+    save_to = cfg.get("save_model")
+    if save_to and folds:
+        raise ConfigError("save_model writes one fitted model: it excludes cv.folds")
     if folds:
         results, section, fit_s = run_cv(cfg, split, folds)
         summary = summarise(cfg, split, results, fit_s, False, extractor)
@@ -248,6 +254,12 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     else:
         seed_everything(int(cfg.seed))
         fit_s, loaded = fit_extractor(extractor, cfg, trained_on or choice_name(cfg, "dataset"), split)
+        if save_to:
+            config = OmegaConf.to_container(cfg.extractor, resolve=True)
+            assert isinstance(config, dict)
+            source = trained_on or f"{choice_name(cfg, 'dataset')}/{split.name}"
+            save_model_file(extractor, save_to, choice_name(cfg, "extractor"), config, source, package_versions())
+            log.info("saved the fitted model to %s", save_to)
         results = evaluate(extractor, split.validation if target == "validation" else split.test, cfg)
         summary = summarise(cfg, split, results, fit_s, loaded, extractor)
         if target == "validation":

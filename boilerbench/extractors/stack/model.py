@@ -247,6 +247,13 @@ class Stack(Estimator):
         require_fitted(self, "model_")
         return feature_names(self.features, self.members, self.vocabulary_)
 
+    def required_distributions(self) -> list[str]:
+        """The packages whose versions the fitted model depends on: the trees' library and each
+        member's library (a member's votes are features)."""
+        members = [m.extractor for m in self.built_members()]
+        libraries = [m.DISTRIBUTION for m in members if hasattr(m, "DISTRIBUTION")]
+        return ["lightgbm" if self.backend == "lightgbm" else "scikit-learn", *libraries]
+
     def run_info(self) -> dict:
         """What the run summary records about the fitted model."""
         return dict(getattr(self, "fit_info_", {}))
