@@ -166,3 +166,19 @@ def test_binary_detection():
     assert cli.looks_binary(b"\x00\x01\x02\x03" * 100)
     assert not cli.looks_binary(page(1).encode())
     assert not cli.looks_binary("<p>ünïcödé</p>".encode("utf-16"))
+
+
+def test_run_save_model_then_extract_with_it(tmp_path, capsys):
+    from test_runner import make_cfg
+
+    from boilerbench.experiments import run
+
+    model = tmp_path / "bte.model"
+    run(make_cfg(tmp_path, "extractor=bte", f"save_model={model}"), tmp_path / "out")
+    one = tmp_path / "one.html"
+    one.write_text(page(1))
+    capsys.readouterr()
+    status, out, _ = run_cli(["--model", str(model), str(one)], capsys)
+    assert status == 0 and out == f"Page 1 says: {ARTICLE}\n"
+    status, _, err = run_cli(["--model", str(tmp_path / "nothing.model"), str(one)], capsys)
+    assert status == 2 and "no such model file" in err
