@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from boilerbench.cache import cached_text, code_version
+from boilerbench.cache import cache_dir, cached_text, code_version
 from boilerbench.datasets.page import Page
 from boilerbench.extractors.cetd import densities
 from boilerbench.extractors.crf.features import block_features as crf_block_features
@@ -56,7 +56,9 @@ def density_features(page: Page) -> np.ndarray:
 
 
 def crf_feature_dicts(page: Page) -> list[dict[str, float]]:
-    """Victor's CRF features of every block (disk-cached per page as JSON)."""
+    """Victor's CRF features of every block (disk-cached per page as JSON when a cache is active)."""
+    if cache_dir() is None:
+        return crf_block_features(page.blocks)
     text = cached_text(
         "stack_crf_features",
         code_version(crf_block_features.__module__),
