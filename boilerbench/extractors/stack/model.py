@@ -87,7 +87,7 @@ class Stack(Estimator):
         threshold: float = 0.5,
         smoothing: float = 0.0,
         validation_share: float = 0.1,
-        n_jobs: int = 2,
+        n_jobs: int = 1,
         seed: int = 0,
     ) -> None:
         check_choice("extractor.features", features, FEATURE_GROUPS)
