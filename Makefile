@@ -26,7 +26,12 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -U pip
 	$(BIN)/python -m pip install -q "$(TORCH)"
-	$(BIN)/python -m pip install -q -e ".[dev,refs,lm]"
+	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,stack,warc]"
+	# ReadabiliPy runs Readability.js through node when its JavaScript dependencies are installed.
+	@if command -v npm >/dev/null; then \
+	  cd "$$($(BIN)/python -c 'import pathlib, readabilipy; print(pathlib.Path(readabilipy.__file__).parent)')/javascript" \
+	  && npm install --silent --no-audit --no-fund; \
+	else echo "npm not found: extractor=readabilipy will use its pure-Python fallback"; fi
 	touch $@
 
 install: $(VENV)/.installed

@@ -20,6 +20,7 @@ QUICK_FIT = {
     "tagpath_lstm": ("epochs=3", "embedding_epochs=3"),
     "web2text": ("max_steps=100", "eval_every=50"),
     "web2text_unary": ("max_steps=100", "eval_every=50"),
+    "stack": ("n_estimators=20",),
 }
 
 

@@ -13,8 +13,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from hydra.errors import InstantiationException
-from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
@@ -22,17 +20,22 @@ from boilerbench import __version__
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.base import Split, kfold
 from boilerbench.datasets.mixture import mixture
-from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
+from boilerbench.errors import ConfigError, check_choice
 from boilerbench.evaluation.aggregates import add_intervals
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
+from boilerbench.experiments.model_file import save_model_file
 from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.scoring import PageResult, aggregate, by_page_type, evaluate_page
 from boilerbench.experiments.seed import seed_everything
 from boilerbench.extractors.base import Extractor, Persistent
+from boilerbench.extractors.compose import CONF_DIR, build, make_extractor
 from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 log = logging.getLogger(__name__)
+
+#: Re-exported: tests and benchmarks build extractors through the runner module.
+__all__ = ["CONF_DIR", "build", "make_extractor", "run"]
 
 _PACKAGES = (
     "lxml",
@@ -43,6 +46,8 @@ _PACKAGES = (
     "beautifulsoup4",
     "chardet",
     "torch",
+    "lightgbm",
+    "fastwarc",
     *REFERENCE_PACKAGES,
 )
 
@@ -67,31 +72,6 @@ def package_versions(names: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
         except metadata.PackageNotFoundError:
             continue
     return found
-
-
-def build(node: DictConfig):
-    """``hydra.utils.instantiate``, re-raising a user-facing error (a bad option, a missing optional
-    package) as itself rather than wrapped in Hydra's ``InstantiationException``."""
-    try:
-        return instantiate(node)
-    except InstantiationException as err:
-        if isinstance(err.__cause__, BoilerbenchError):
-            raise err.__cause__ from None
-        raise
-
-
-#: The project's Hydra config folder.
-CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
-
-
-def make_extractor(name: str, overrides: tuple[str, ...] = ()) -> Extractor:
-    """The extractor of ``conf/extractor/<name>.yaml`` (defaults lists and ``overrides``
-    applied, as on the command line), instantiated outside a Hydra run (tests, benchmarks)."""
-    from hydra import compose, initialize_config_dir
-
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose("config", overrides=[f"extractor={name}", *(f"extractor.{o}" for o in overrides)])
-    return build(cfg.extractor)
 
 
 def fit_extractor(
@@ -135,8 +115,11 @@ def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
     return results
 
 
-def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: float, loaded: bool) -> dict:
-    """The ``summary.json`` content of a run."""
+def summarise(
+    cfg: DictConfig, split: Split, results: list[PageResult], fit_s: float, loaded: bool, extractor: object = None
+) -> dict:
+    """The ``summary.json`` content of a run; ``extractor_info`` is what the extractor reports about
+    how it ran (its ``run_info()``, e.g. which engine ReadabiliPy used), if it reports anything."""
     resamples = int(cfg.get("bootstrap_resamples", 1000))
     times = np.array([r.row["extract_ms"] for r in results if r.scored]) if results else np.zeros(1)
     times = times if len(times) else np.zeros(1)
@@ -165,6 +148,7 @@ def summarise(cfg: DictConfig, split: Split, results: list[PageResult], fit_s: f
         },
         "config": OmegaConf.to_container(cfg, resolve=True),
         "versions": package_versions(),
+        "extractor_info": extractor.run_info() if hasattr(extractor, "run_info") else {},
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     types = by_page_type(results)
@@ -335,7 +319,8 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     (see :func:`cross_dataset_split`; the same dataset and split as ``dataset`` is the in-domain
     run), with ``train_on=[...]`` on a mixture of datasets (:func:`mixture_split`). With
     ``evaluate_on=validation`` the split's validation pages are scored instead of its test pages
-    (what hyperparameter searches optimise).
+    (what hyperparameter searches optimise). With ``save_model=PATH`` the fitted extractor is
+    also written to one file (:mod:`boilerbench.experiments.model_file`).
     """
     started = time.perf_counter()
     set_cache_dir(cfg.paths.get("cache_dir"))
@@ -372,9 +357,12 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         split, trained_on, mixed = mixture_split(cfg, split)
         key = (trained_on, trained_on)
         identity = {"train_on": list(mixed["sources"]), "train_weights": mixed["weights"]}
+    save_to = cfg.get("save_model")
+    if save_to and folds:
+        raise ConfigError("save_model writes one fitted model: it excludes cv.folds")
     if folds:
         results, section, fit_s = run_cv(cfg, split, folds)
-        summary = summarise(cfg, split, results, fit_s, False)
+        summary = summarise(cfg, split, results, fit_s, False, extractor)
         summary["split"] = f"{split.name}/cv{folds}"
         summary["cv"] = section
     else:
@@ -386,8 +374,14 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         if target == "test":
             for page in (*split.train, *split.validation):
                 page.release()
+        if save_to:
+            config = OmegaConf.to_container(cfg.extractor, resolve=True)
+            assert isinstance(config, dict)
+            source = trained_on or f"{choice_name(cfg, 'dataset')}/{split.name}"
+            save_model_file(extractor, save_to, choice_name(cfg, "extractor"), config, source, package_versions())
+            log.info("saved the fitted model to %s", save_to)
         results = evaluate(extractor, split.validation if target == "validation" else split.test, cfg)
-        summary = summarise(cfg, split, results, fit_s, loaded)
+        summary = summarise(cfg, split, results, fit_s, loaded, extractor)
         if target == "validation":
             summary["split"] = f"{split.name}/validation"
     if trained_on is not None:

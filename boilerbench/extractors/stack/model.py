@@ -1,0 +1,291 @@
+"""The stacked extractor: gradient-boosted trees over block features and member votes, with an
+optional HMM smoothing over the block order.
+
+Training rows are the blocks of the training pages, labelled by the gold aligner, weighted by
+their number of words by default (``weighting``), so the trees spend their capacity on the
+blocks that the token metrics count; trees are added until the weighted log-loss on the
+validation pages (10 % of the training pages when the split has none) stops improving for
+``early_stopping`` rounds. A block is content when its probability reaches ``threshold``; with
+``smoothing`` > 0 the labels are the Viterbi path of ``log p`` plus ``smoothing`` times the log
+transition probabilities between neighbouring blocks' labels counted on the training pages
+(Web2Text's decoding, with the trees as unary potentials and a first-order HMM as pairwise).
+
+Backends: LightGBM (default; saved as its text model format) or scikit-learn's
+HistGradientBoostingClassifier (saved with pickle, so only load those you made). The choice of
+the default is measured in ``benchmarks/stack_gbt.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import pickle
+import random
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boilerbench.atomic import atomic_write_bytes, atomic_write_text
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError, check_choice, import_optional
+from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.ensembles import DEFAULT_MEMBERS, check_members
+from boilerbench.extractors.members import Member, build_members, vote_matrix
+from boilerbench.extractors.persistence import require_fitted
+from boilerbench.extractors.sequence import viterbi
+from boilerbench.extractors.stack.features import FEATURE_GROUPS, crf_vocabulary, feature_names, page_matrix
+from boilerbench.extractors.training import hold_out
+
+log = logging.getLogger(__name__)
+
+BACKENDS = ("lightgbm", "sklearn")
+WEIGHTINGS = ("words", "log_words", "blocks")
+STATE_FILE = "stack.json"
+MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
+
+
+def block_weights(words: np.ndarray, weighting: str) -> np.ndarray:
+    """Training weight of each block: its words (at least 1), 1 + log of them, or 1."""
+    if weighting == "words":
+        return np.maximum(words, 1).astype(np.float64)
+    if weighting == "log_words":
+        return 1.0 + np.log1p(words)
+    return np.ones(len(words))
+
+
+def transition_log_probs(label_sequences: Sequence[np.ndarray]) -> np.ndarray:
+    """log P(next label | label) over 2 x 2 label pairs, counted over the sequences (add-one)."""
+    counts = np.ones((2, 2))
+    for labels in label_sequences:
+        if len(labels) > 1:
+            np.add.at(counts, (labels[:-1], labels[1:]), 1)
+    return np.log(counts / counts.sum(axis=1, keepdims=True))
+
+
+class Stack(Estimator):
+    """Gradient-boosted trees over block features (``features``: ``blocks``), member votes
+    (``votes``) or both (``all``, default); hyperparameters are the trees' and the decoding's."""
+
+    def __init__(
+        self,
+        members: Sequence[str] = DEFAULT_MEMBERS,
+        features: str = "all",
+        backend: str = "lightgbm",
+        n_estimators: int = 1000,
+        learning_rate: float = 0.05,
+        num_leaves: int = 31,
+        min_child_samples: int = 20,
+        subsample: float = 0.8,
+        colsample: float = 0.8,
+        reg_lambda: float = 1.0,
+        early_stopping: int = 50,
+        weighting: str = "words",
+        threshold: float = 0.5,
+        smoothing: float = 0.0,
+        validation_share: float = 0.1,
+        n_jobs: int = 1,
+        seed: int = 0,
+    ) -> None:
+        check_choice("extractor.features", features, FEATURE_GROUPS)
+        check_choice("extractor.backend", backend, BACKENDS)
+        check_choice("extractor.weighting", weighting, WEIGHTINGS)
+        if not 0.0 < threshold < 1.0 or smoothing < 0 or n_estimators < 1 or learning_rate <= 0:
+            raise ConfigError(
+                "need 0 < threshold < 1, smoothing >= 0, n_estimators >= 1 and learning_rate > 0, "
+                f"got {threshold}, {smoothing}, {n_estimators}, {learning_rate}"
+            )
+        self.members = check_members(members) if features != "blocks" else tuple(members)
+        self.features = features
+        self.backend = backend
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.num_leaves = num_leaves
+        self.min_child_samples = min_child_samples
+        self.subsample = subsample
+        self.colsample = colsample
+        self.reg_lambda = reg_lambda
+        self.early_stopping = early_stopping
+        self.weighting = weighting
+        self.threshold = threshold
+        self.smoothing = smoothing
+        self.validation_share = validation_share
+        self.n_jobs = n_jobs
+        self.seed = seed
+
+    # -- members and rows -------------------------------------------------------------------
+
+    @property
+    def uses_votes(self) -> bool:
+        return self.features != "blocks"
+
+    def built_members(self) -> list[Member]:
+        """The member extractors (built on first use; none when only block features are used)."""
+        if not hasattr(self, "_members"):
+            self._members = build_members(self.members) if self.uses_votes else []
+        return self._members
+
+    def _rows(self, page: Page) -> np.ndarray:
+        votes = vote_matrix(self.built_members(), page) if self.uses_votes else None
+        return page_matrix(page, self.features, votes, self.vocabulary_)
+
+    def _dataset(self, pages: Sequence[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rows, labels, weights = [], [], []
+        for page in pages:
+            rows.append(self._rows(page))
+            labels.append(page.gold_labels)
+            weights.append(block_weights(page.blocks.word_counts, self.weighting))
+        return np.concatenate(rows), np.concatenate(labels).astype(np.int64), np.concatenate(weights)
+
+    # -- learning ---------------------------------------------------------------------------
+
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> Stack:
+        start = time.perf_counter()
+        train, validation = hold_out(train, validation, self.validation_share, random.Random(self.seed))
+        if not train:
+            raise ConfigError("the stack needs training pages with text")
+        self.vocabulary_ = crf_vocabulary(train) if self.features != "votes" else []
+        X, y, w = self._dataset(train)
+        Xv, yv, wv = self._dataset(validation) if validation else (None, None, None)
+        self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
+        self.transitions_ = transition_log_probs([p.gold_labels.astype(np.int64) for p in train])
+        self.fit_info_ = {
+            "train_pages": len(train),
+            "validation_pages": len(validation),
+            "train_blocks": int(len(y)),
+            "n_features": int(X.shape[1]),
+            "n_trees": self._n_trees(),
+            "fit_s": time.perf_counter() - start,
+        }
+        log.info("stack fitted: %s", self.fit_info_)
+        return self
+
+    def _fit_trees(self, X, y, w, Xv, yv, wv) -> Any:
+        if self.backend == "lightgbm":
+            lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
+            params = {
+                "objective": "binary",
+                "learning_rate": self.learning_rate,
+                "num_leaves": self.num_leaves,
+                "min_child_samples": self.min_child_samples,
+                "bagging_fraction": self.subsample,
+                "bagging_freq": 1 if self.subsample < 1 else 0,
+                "feature_fraction": self.colsample,
+                "lambda_l2": self.reg_lambda,
+                "num_threads": self.n_jobs,
+                "seed": self.seed,
+                "deterministic": True,
+                "force_row_wise": True,
+                "verbosity": -1,
+            }
+            data = lgb.Dataset(X, y, weight=w, free_raw_data=True)
+            callbacks = []
+            valid_sets = []
+            if Xv is not None and len(yv):
+                valid_sets = [lgb.Dataset(Xv, yv, weight=wv, reference=data)]
+                callbacks = [lgb.early_stopping(self.early_stopping, verbose=False)]
+            return lgb.train(params, data, self.n_estimators, valid_sets=valid_sets, callbacks=callbacks)
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        validated = Xv is not None and len(yv) > 0 and len(np.unique(yv)) == 2
+        model = HistGradientBoostingClassifier(
+            learning_rate=self.learning_rate,
+            max_iter=self.n_estimators,
+            max_leaf_nodes=self.num_leaves,
+            min_samples_leaf=self.min_child_samples,
+            l2_regularization=self.reg_lambda,
+            max_features=self.colsample,
+            early_stopping=validated,
+            n_iter_no_change=self.early_stopping,
+            random_state=self.seed,
+        )
+        if validated:
+            return model.fit(X, y, sample_weight=w, X_val=Xv, y_val=yv, sample_weight_val=wv)
+        return model.fit(X, y, sample_weight=w)
+
+    def _n_trees(self) -> int:
+        if self.backend == "lightgbm":
+            return int(self.model_.best_iteration or self.model_.num_trees())
+        return int(self.model_.n_iter_)
+
+    # -- prediction -------------------------------------------------------------------------
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        """P(content) of each row."""
+        if not len(rows):
+            return np.zeros(0)
+        if self.backend == "lightgbm":
+            return self.model_.predict(rows, num_iteration=self.model_.best_iteration or None)
+        return self.model_.predict_proba(rows)[:, 1]
+
+    def decode(self, p: np.ndarray) -> np.ndarray:
+        """Labels from the probabilities: the threshold, or the Viterbi path when smoothing."""
+        if self.smoothing == 0 or len(p) < 2:
+            return (p >= self.threshold).astype(np.int8)
+        eps = 1e-6
+        unary = np.column_stack([np.log(np.clip(1 - p, eps, 1)), np.log(np.clip(p, eps, 1))])
+        unary[:, 1] += np.log((1 - self.threshold) / self.threshold)  # the threshold as a prior shift
+        pairwise = np.broadcast_to(self.transitions_, (len(p) - 1, 2, 2))
+        return viterbi(unary, pairwise, self.smoothing).astype(np.int8)
+
+    def extract(self, page: Page) -> Extraction:
+        require_fitted(self, "model_")
+        start = time.perf_counter()
+        members = self.built_members()
+        before = sum(m.seconds for m in members)
+        rows = self._rows(page)
+        labels = self.decode(self.probabilities(rows))
+        members_ms = 1000 * (sum(m.seconds for m in members) - before)
+        own_ms = 1000 * (time.perf_counter() - start) - members_ms
+        return Extraction.from_labels(page, labels, members_ms=members_ms, stack_ms=own_ms)
+
+    def feature_names(self) -> list[str]:
+        """The names of the trees' input columns."""
+        require_fitted(self, "model_")
+        return feature_names(self.features, self.members, self.vocabulary_)
+
+    def required_distributions(self) -> list[str]:
+        """The packages whose versions the fitted model depends on: the trees' library and each
+        member's library (a member's votes are features)."""
+        members = [m.extractor for m in self.built_members()]
+        libraries = [m.DISTRIBUTION for m in members if hasattr(m, "DISTRIBUTION")]
+        return ["lightgbm" if self.backend == "lightgbm" else "scikit-learn", *libraries]
+
+    def run_info(self) -> dict:
+        """What the run summary records about the fitted model."""
+        return dict(getattr(self, "fit_info_", {}))
+
+    # -- persistence ------------------------------------------------------------------------
+
+    def save(self, directory: str | os.PathLike[str]) -> None:
+        require_fitted(self, "model_")
+        directory = Path(directory)
+        if self.backend == "lightgbm":
+            atomic_write_bytes(directory / MODEL_FILES["lightgbm"], self.model_.model_to_string().encode("utf-8"))
+        else:
+            atomic_write_bytes(directory / MODEL_FILES["sklearn"], pickle.dumps(self.model_))
+        state = {
+            "params": self.get_params(),
+            "vocabulary": self.vocabulary_,
+            "transitions": self.transitions_.tolist(),
+            "fit_info": self.fit_info_,
+        }
+        atomic_write_text(directory / STATE_FILE, json.dumps(state, indent=1))
+
+    def load(self, directory: str | os.PathLike[str]) -> Stack:
+        directory = Path(directory)
+        state = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))
+        self.check_saved_params(state["params"], directory)
+        if self.backend == "lightgbm":
+            lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
+            text = (directory / MODEL_FILES["lightgbm"]).read_text(encoding="utf-8")
+            self.model_ = lgb.Booster(model_str=text)
+        else:
+            self.model_ = pickle.loads((directory / MODEL_FILES["sklearn"]).read_bytes())
+        self.vocabulary_ = list(state["vocabulary"])
+        self.transitions_ = np.asarray(state["transitions"])
+        self.fit_info_ = state["fit_info"]
+        return self

@@ -1,0 +1,126 @@
+"""Voting ensembles on a hand-made page with hand-computed votes (members replaced by fakes that
+return fixed texts, which the aligner maps onto the blocks)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from boilerbench.cache import set_cache_dir
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError
+from boilerbench.extractors import ensembles, members
+from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.ensembles import MajorityVote, WeightedVote
+
+TITLE = "Harbour festival returns"
+P1 = "Boats from twelve villages sailed into the harbour on Saturday morning for the festival."
+P2 = "Organisers counted more visitors than in any earlier year and promised a longer programme."
+HTML = (
+    "<html><body><div><a href='/'>Homepage</a></div><div><a href='/x'>Sections</a></div>"
+    f"<h1>{TITLE}</h1><p>{P1}</p><p>{P2}</p><div>Copyright notice</div></body></html>"
+)
+# blocks:        Homepage, Sections, title, P1, P2, Copyright notice
+MEMBER_TEXTS = {
+    "a": f"{TITLE}\n{P1}\n{P2}",  # votes 0 0 1 1 1 0
+    "b": P1,  # votes 0 0 0 1 0 0
+    "c": f"{P1}\n{P2}\nCopyright notice",  # votes 0 0 0 1 1 1
+}
+
+
+class Fixed(HeuristicExtractor):
+    def __init__(self, text: str | None) -> None:
+        self.text = text
+
+    def extract(self, page: Page) -> Extraction:
+        if self.text is None:
+            raise RuntimeError("this member always fails")
+        return Extraction(self.text)
+
+
+def fake_members(texts: dict[str, str | None]):
+    def build(names):
+        return [members.Member(n, {"fake": n}, Fixed(texts[n]), "test") for n in names]
+
+    return build
+
+
+@pytest.fixture
+def page() -> Page:
+    return Page("p", HTML, f"{P1}\n{P2}")
+
+
+@pytest.fixture(autouse=True)
+def _fakes(monkeypatch):
+    monkeypatch.setattr(ensembles, "extractor_names", lambda: ["a", "b", "c", "broken"])
+    monkeypatch.setattr(ensembles, "build_members", fake_members({**MEMBER_TEXTS, "broken": None}))
+
+
+def test_votes_are_the_aligned_member_texts(page):
+    votes = MajorityVote(["a", "b", "c"]).votes(page)
+    assert [b for b in page.blocks.texts] == ["Homepage", "Sections", TITLE, P1, P2, "Copyright notice"]
+    assert votes.T.tolist() == [[0, 0, 1, 1, 1, 0], [0, 0, 0, 1, 0, 0], [0, 0, 0, 1, 1, 1]]
+
+
+@pytest.mark.parametrize(
+    ("k", "expected"),
+    [(None, [0, 0, 0, 1, 1, 0]), (1, [0, 0, 1, 1, 1, 1]), (2, [0, 0, 0, 1, 1, 0]), (3, [0, 0, 0, 1, 0, 0])],
+)
+def test_majority_vote_keeps_blocks_with_k_votes(page, k, expected):
+    extraction = MajorityVote(["a", "b", "c"], k=k).extract(page)
+    assert extraction.labels.tolist() == expected
+    assert extraction.text == page.blocks.join(np.asarray(expected, dtype=bool))
+
+
+def test_a_failing_member_votes_for_nothing(page):
+    # a and broken: k defaults to 2 of 2, and broken keeps nothing
+    assert MajorityVote(["a", "broken"]).extract(page).labels.tolist() == [0] * 6
+    assert MajorityVote(["a", "broken"], k=1).extract(page).labels.tolist() == [0, 0, 1, 1, 1, 0]
+
+
+def test_weighted_vote_learns_each_members_block_f1(page):
+    vote = WeightedVote(["a", "b", "c"]).fit([], [page])
+    # gold blocks: P1, P2. a: 2 of 3 kept are gold -> F1 4/5; b: 1 of 1, recall 1/2 -> 2/3; c: 4/5
+    np.testing.assert_allclose(vote.weights_, [0.8, 2 / 3, 0.8])
+    # shares: title 0.8/2.2667 = 0.353, P1 1, P2 1.6/2.2667 = 0.706, copyright 0.353
+    assert vote.extract(page).labels.tolist() == [0, 0, 0, 1, 1, 0]
+    low = WeightedVote(["a", "b", "c"], threshold=0.35).fit([], [page])
+    assert low.extract(page).labels.tolist() == [0, 0, 1, 1, 1, 1]
+
+
+def test_weighted_vote_save_load(tmp_path, page):
+    vote = WeightedVote(["a", "b", "c"]).fit([], [page])
+    vote.save(tmp_path)
+    loaded = WeightedVote(["a", "b", "c"]).load(tmp_path)
+    np.testing.assert_array_equal(loaded.weights_, vote.weights_)
+    with pytest.raises(ValueError, match="other hyperparameters"):
+        WeightedVote(["a", "b", "c"], threshold=0.4).load(tmp_path)
+
+
+def test_member_votes_are_cached_per_page(tmp_path, page):
+    set_cache_dir(tmp_path)
+    calls = []
+
+    class Counting(Fixed):
+        def extract(self, page):
+            calls.append(page.id)
+            return super().extract(page)
+
+    member = members.Member("a", {"fake": "a"}, Counting(P1), "v1")
+    first = member.labels(page)
+    again = members.Member("a", {"fake": "a"}, Counting(P1), "v1").labels(Page("p2", HTML, ""))
+    assert calls == ["p"] and first.tolist() == again.tolist() == [0, 0, 0, 1, 0, 0]
+    members.Member("a", {"fake": "a"}, Counting(P1), "v2").labels(page)  # another code version
+    assert calls == ["p", "p"]
+
+
+def test_bad_member_lists_are_config_errors():
+    with pytest.raises(ConfigError, match="not valid"):
+        MajorityVote(["a", "nope"])
+    with pytest.raises(ConfigError, match="between 1 and"):
+        MajorityVote(["a", "b"], k=3)
+
+
+def test_learned_members_are_refused():
+    with pytest.raises(ConfigError, match="learned extractor"):
+        members.build_members(["crf"])

@@ -1,0 +1,161 @@
+"""The stacked extractor: it learns from block features and member votes, and a saved model file
+gives identical predictions."""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+
+import numpy as np
+import pytest
+from test_ensembles import Fixed
+
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError
+from boilerbench.experiments.model_file import ModelFileError, load_model_file, save_model_file
+from boilerbench.extractors import ensembles, members
+from boilerbench.extractors.stack import Stack
+from boilerbench.extractors.stack import model as stack_model
+from boilerbench.extractors.stack.features import feature_names, page_matrix, vote_features
+
+WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
+
+
+def make_page(i: int) -> Page:
+    """A page with a menu, a long article paragraph or two, and a footer; gold = the paragraphs."""
+    rng = np.random.default_rng(i)
+    paragraphs = [" ".join(rng.choice(WORDS, 25 + 5 * k)) + "." for k in range(1 + i % 2)]
+    menu = "".join(f"<li><a href='/{k}'>Link {k}</a></li>" for k in range(3 + i % 3))
+    html = (
+        f"<html><body><ul>{menu}</ul><div class='story'>"
+        + "".join(f"<p>{p}</p>" for p in paragraphs)
+        + "</div><div class='foot'><a href='/c'>Contact us</a> | Copyright</div></body></html>"
+    )
+    return Page(f"p{i}", html, "\n".join(paragraphs))
+
+
+class FirstParagraph(Fixed):
+    """A member that keeps the first paragraph only (the gold text's first line)."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+
+    def extract(self, page):
+        return Fixed(page.gold_text.split("\n")[0]).extract(page)
+
+
+@pytest.fixture(autouse=True)
+def _fake_members(monkeypatch):
+    def build(names):
+        return [members.Member(n, {"fake": n}, FirstParagraph(), "test") for n in names]
+
+    monkeypatch.setattr(ensembles, "extractor_names", lambda: ["first"])
+    monkeypatch.setattr(stack_model, "build_members", build)
+
+
+def small(**kw) -> Stack:
+    params = {"members": ["first"], "n_estimators": 40, "min_child_samples": 2, "num_leaves": 7, "n_jobs": 1}
+    return Stack(**{**params, **kw})
+
+
+def test_vote_features_by_hand():
+    votes = np.array([[1, -1], [0, -1], [1, -1]], dtype=np.int8)
+    words = np.array([1.0, 2.0, 3.0])
+    rows = vote_features(votes, words)
+    first = rows[:, :7]
+    assert first[:, 0].tolist() == [1, 0, 1]  # vote
+    assert first[:, 1].tolist() == [0, 1, 0] and first[:, 2].tolist() == [0, 1, 0]  # previous, next
+    np.testing.assert_allclose(first[:, 3], [2 / 5, 2 / 5, 2 / 5])  # blocks i-2..i+2, padded with 0
+    np.testing.assert_allclose(first[:, 4], 2 / 3)
+    np.testing.assert_allclose(first[:, 5], 4 / 6)
+    assert first[:, 6].tolist() == [0, 0, 0]
+    assert rows[:, 7:14][:, 0].tolist() == [0, 0, 0] and rows[:, 13].tolist() == [1, 1, 1]  # failed member
+    np.testing.assert_allclose(rows[:, 14], [0.5, 0, 0.5])  # share of members keeping the block
+
+
+def test_feature_names_match_the_columns():
+    page = make_page(0)
+    stack = small().fit([make_page(i) for i in range(1, 9)])
+    rows = page_matrix(page, "all", members.vote_matrix(stack.built_members(), page), stack.vocabulary_)
+    assert rows.shape[1] == len(stack.feature_names()) == len(feature_names("all", ["first"], stack.vocabulary_))
+
+
+@pytest.mark.parametrize("features", ["all", "blocks", "votes"])
+def test_stack_learns_the_paragraphs(features):
+    stack = small(features=features).fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
+    for page in (make_page(i) for i in range(20, 24)):
+        assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
+
+
+def test_transitions_are_counted_with_add_one():
+    counts = np.exp(stack_model.transition_log_probs([np.array([0, 1, 1, 0])]))
+    np.testing.assert_allclose(counts, [[1 / 3, 2 / 3], [2 / 4, 2 / 4]])
+
+
+def test_smoothing_decodes_the_viterbi_path():
+    stack = small(smoothing=1.0).fit([make_page(i) for i in range(10)])
+    stack.transitions_ = np.log(np.array([[0.9, 0.1], [0.1, 0.9]]))
+    p = np.array([0.9, 0.45, 0.9, 0.1, 0.1])
+    # staying costs 2 log 0.9 = -0.21, switching twice 2 log 0.1 = -4.6, against log(0.45 / 0.55) = -0.2
+    assert stack.decode(p).tolist() == [1, 1, 1, 0, 0]
+    stack.smoothing = 0.0
+    assert stack.decode(p).tolist() == [1, 0, 1, 0, 0]
+
+
+@pytest.mark.parametrize("backend", ["lightgbm", "sklearn"])
+def test_model_file_round_trip_gives_identical_predictions(tmp_path, backend):
+    stack = small(backend=backend).fit([make_page(i) for i in range(10)], [make_page(i) for i in range(10, 12)])
+    path = tmp_path / "stack.model"
+    save_model_file(
+        stack,
+        path,
+        "stack",
+        {"_target_": "boilerbench.extractors.stack.Stack", **stack.get_params()},
+        "hand-made",
+        {"boilerbench": "0.1.0"},
+    )
+    loaded, manifest = load_model_file(path)
+    assert manifest["extractor"] == "stack" and manifest["trained_on"] == "hand-made"
+    assert set(manifest["requires"]) == {"lightgbm" if backend == "lightgbm" else "scikit-learn"}
+    for page in (make_page(i) for i in range(30, 36)):
+        rows = stack._rows(page)
+        np.testing.assert_array_equal(loaded.probabilities(rows), stack.probabilities(rows))
+        assert loaded.extract(page).text == stack.extract(page).text
+
+
+def _rewrite_manifest(path, change):
+    with tarfile.open(path, "r:gz") as tar:
+        files = {m.name: (m, tar.extractfile(m).read() if m.isfile() else None) for m in tar.getmembers()}
+    manifest = json.loads(files["manifest.json"][1])
+    change(manifest)
+    data = json.dumps(manifest).encode()
+    with tarfile.open(path, "w:gz") as tar:
+        for name, (member, content) in files.items():
+            if name == "manifest.json":
+                member.size = len(data)
+                content = data
+            tar.addfile(member, io.BytesIO(content) if content is not None else None)
+
+
+def test_incompatible_model_file_is_one_clear_error(tmp_path):
+    stack = small().fit([make_page(i) for i in range(8)])
+    path = tmp_path / "stack.model"
+    config = {"_target_": "boilerbench.extractors.stack.Stack", **stack.get_params()}
+    save_model_file(stack, path, "stack", config, "hand-made", {"boilerbench": "0.1.0"})
+    _rewrite_manifest(path, lambda m: m["requires"].update(lightgbm="3.0.0"))
+    with pytest.raises(ModelFileError, match=r"incompatible versions .*lightgbm 3\.0\.0 then, 4\.\d+\.\d+ now"):
+        load_model_file(path)
+    _rewrite_manifest(path, lambda m: m.update(code_version="0" * 16))
+    with pytest.raises(ModelFileError, match="code of boilerbench.extractors.stack.model has changed"):
+        load_model_file(path)
+    (tmp_path / "junk.model").write_bytes(b"not a model")
+    with pytest.raises(ModelFileError, match="cannot read the model file"):
+        load_model_file(tmp_path / "junk.model")
+
+
+def test_bad_hyperparameters_are_config_errors():
+    with pytest.raises(ConfigError, match="extractor.features"):
+        Stack(members=["first"], features="everything")
+    with pytest.raises(ConfigError, match="threshold"):
+        Stack(members=["first"], threshold=1.5)
