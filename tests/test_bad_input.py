@@ -77,11 +77,16 @@ def fitted(name: str):
 #: they must keep or drop that block whole (the empty text is allowed, a part of it is not).
 WHOLE_OR_NOTHING = {"boilernet", "lm_embedding", "tagpath_lstm", "web2text", "web2text_unary"}
 #: Third-party extractors that parse the raw HTML themselves: libxml2 drops everything below 2,048
-#: levels, so on the 10,000-level page they give the empty text.
-DEPTH_LIMITED = {"justext", "readability", "trafilatura"}
+#: levels, so on the 10,000-level page they give the empty text (and so do the votes over them).
+DEPTH_LIMITED = {"goose3", "html_text", "justext", "newspaper", "readability", "trafilatura"}
+DEPTH_LIMITED |= {"majority_vote", "weighted_vote"}
 #: A recorded per-page error that a case may give: inscriptis walks the (flattened, 2,000-level)
-#: tree recursively and overflows Python's stack.
-ALLOWED_ERRORS = {("html_to_text", "deep_nesting"): "RecursionError"}
+#: tree recursively and overflows Python's stack; Readability.js (node) exits with an error.
+ALLOWED_ERRORS = {
+    ("html_to_text", "deep_nesting"): "RecursionError",
+    ("inscriptis", "deep_nesting"): "RecursionError",
+    ("readabilipy", "deep_nesting"): "CalledProcessError",
+}
 
 
 def _check(name: str, result, page: Page, expected: str | None) -> None:
