@@ -24,11 +24,15 @@ from boilerbench.datasets.page import Page
 
 @dataclass
 class Extraction:
-    """An extractor's output for one page: text, optional block labels, optional extra columns."""
+    """An extractor's output for one page: text, optional block labels, optional extra columns,
+    and, for methods that output structure, ``markup``: the same text in CleanEval's format
+    (each paragraph, heading and list item opened by ``<p>``, ``<h>`` or ``<l>``), scored by
+    the text-and-markup CleanEval score (:mod:`boilerbench.evaluation.cleaneval_score`)."""
 
     text: str
     labels: np.ndarray | None = None
     info: dict = field(default_factory=dict)
+    markup: str | None = None
 
     @classmethod
     def from_labels(cls, page: Page, labels: np.ndarray, **info) -> Extraction:
