@@ -26,7 +26,7 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -U pip
 	$(BIN)/python -m pip install -q "$(TORCH)"
-	$(BIN)/python -m pip install -q -e ".[dev,refs,lm]"
+	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,render]"
 	touch $@
 
 install: $(VENV)/.installed
