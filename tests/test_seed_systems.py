@@ -57,7 +57,8 @@ def test_stupidos_keeps_story_lines_and_drops_boilerplate():
 
 def test_font_size_from_markup():
     root = lxml_html.fromstring(
-        "<div><h2>t</h2><font size='5'><b>u</b></font><small><span style='font-size: 2em'>v</span></small><p>w</p></div>"
+        "<div><h2>t</h2><font size='5'><b>u</b></font>"
+        "<small><span style='font-size: 2em'>v</span></small><p>w</p></div>"
     )
     sizes = {el.text: font_size(el) for el in root.iter() if el.text}
     assert sizes == {"t": 24.0, "u": 24.0, "v": pytest.approx(2 * 0.83 * 16), "w": 16.0}
