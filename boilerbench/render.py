@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 from lxml import etree
 
-from boilerbench.cache import cached_array, code_version
+from boilerbench.cache import cached_array, code_version, content_key
 from boilerbench.errors import import_optional
 
 log = logging.getLogger(__name__)
@@ -203,5 +203,5 @@ def page_layout(root: etree._Element, chromium: str = CHROMIUM, timeout_s: float
     rendered once and cached on disk; raises :class:`RenderError` when it cannot be rendered."""
     html, n = annotated_html(root)
     r = renderer(chromium, CHROMEDRIVER, timeout_s)
-    version = f"{code_version(__name__, 'selenium')}|{r.version()}"
+    version = f"{code_version(__name__, 'selenium')}-{content_key(r.version())[:12]}"
     return cached_array("layout", version, (html,), lambda: r.layout(html, n))

@@ -32,11 +32,15 @@ def _pages(n: int = 6) -> list[Page]:
 
 
 def test_target_nodes_fold_inline_elements_into_their_block():
-    blocks = segment("<body><div>loose <b>bold</b><p>Hello <a>link</a> end</p></div><span>under body</span></body>")
+    blocks = segment(
+        "<body><div>loose <b>bold</b><p>Hello <a>link</a> end</p></div><span>under body</span>"
+        "<table><tr><td>one<br>two <i>more</i></td></tr></table></body>"
+    )
     unit, targets = target_units(blocks)
-    # blocks: loose, bold (the div's own text), Hello, link, end (the p), under body (its span)
-    assert [t.tag for t in targets] == ["div", "p", "span"]
-    assert unit.tolist() == [0, 0, 1, 1, 1, 2]
+    # blocks: loose, bold (the div's own text), Hello, link, end (the p), under body (its span),
+    # then the cell cut at its <br>: one | two, more
+    assert [t.tag for t in targets] == ["div", "p", "span", "td", "td"]
+    assert unit.tolist() == [0, 0, 1, 1, 1, 2, 3, 4, 4]
 
 
 def test_fiasco_without_rendering_keeps_the_article_with_its_structure():

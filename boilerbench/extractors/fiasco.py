@@ -8,6 +8,9 @@ CleanEval 2007 score 63.5 %, papers/002 "FIASCO").
    ``td``, ``h2`` or ``div`` whose text is all in its own text nodes and inline children
    (``a``, ``b``, ``span``, ...). Text that a container holds beside block-level children
    (loose text in a ``div`` that also has ``p`` children) forms one unit of that container.
+   A unit ends at every line break inside its node (the ``<br>`` -> ``<p>`` preprocessing):
+   without that cut, pages whose whole text is one ``td`` of ``<br>``-separated paragraphs
+   were one unit as tall as the page, unlike any clean unit in training, and lost everything.
    Every canonical block belongs to exactly one unit, so unit decisions map onto blocks.
 2. **Features** per unit (the slides' three groups):
    - linguistic: characters, words and word types of the unit's text, sentences and mean
@@ -99,12 +102,13 @@ VISUAL = ("solidity1", "solidity2", "solidity3", "rel_width", "rel_height", "ren
 
 
 def target_units(blocks: Blocks) -> tuple[np.ndarray, list[etree._Element]]:
-    """The target node of every block (index into the returned list of target elements): the
-    nearest block-level element at or above the element holding the block's text (inline
-    elements are folded into it; text directly under ``body`` keeps its own element)."""
-    index: dict[etree._Element, int] = {}
+    """The unit of every block and each unit's target node: the nearest block-level element at
+    or above the element holding the block's text (inline elements are folded into it; text
+    directly under ``body`` keeps its own element), cut at every line break inside it (FIASCO's
+    ``<br>`` -> ``<p>``: a ``td`` of ``<br>``-separated paragraphs is several units)."""
     targets: list[etree._Element] = []
     unit = np.zeros(len(blocks), dtype=np.int64)
+    previous = None
     for i in range(len(blocks)):
         node = blocks.owner(i)
         while not _is_block(node):
@@ -112,10 +116,10 @@ def target_units(blocks: Blocks) -> tuple[np.ndarray, list[etree._Element]]:
             if parent is None or _tag(parent) in ("body", "html"):
                 break
             node = parent
-        if node not in index:
-            index[node] = len(targets)
+        if node is not previous or blocks.seps[i] == "\n":
             targets.append(node)
-        unit[i] = index[node]
+            previous = node
+        unit[i] = len(targets) - 1
     return unit, targets
 
 

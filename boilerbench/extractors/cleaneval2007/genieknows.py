@@ -134,7 +134,8 @@ class GenieKnows(Estimator):
                 np.log1p(words),
             ]
         ).astype(float)
-        paths = [blocks.paths[int(np.flatnonzero(unit == u)[0])] for u in range(n)]
+        first = np.flatnonzero(np.r_[True, unit[1:] != unit[:-1]])  # units are runs of blocks
+        paths = [blocks.paths[int(i)] for i in first]
         return x, unit, targets, paths
 
     @staticmethod
@@ -149,7 +150,10 @@ class GenieKnows(Estimator):
         distance = np.full(n, float(n))
         if n:
             top = np.flatnonzero(importance >= np.quantile(importance, 0.75))
-            distance = np.abs(np.arange(n)[:, None] - top[None, :]).min(axis=1).astype(float)
+            at = np.searchsorted(top, np.arange(n))
+            after = np.abs(top[np.minimum(at, len(top) - 1)] - np.arange(n))
+            before = np.abs(np.arange(n) - top[np.maximum(at - 1, 0)])
+            distance = np.minimum(after, before).astype(float)
         return np.column_stack([prev_imp, next_imp, same_prev, same_next, np.log1p(distance)])
 
     def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> GenieKnows:

@@ -147,12 +147,16 @@ class StupidOS(Estimator):
         line_of = block_lines(blocks)
         lines = line_texts(blocks, line_of)
         scores = np.full(len(lines), -np.inf)
+        seen: dict[str, float] = {}  # repeated lines (navigation, bylines) are scored once
         for k, line in enumerate(lines):
-            if self.regex_boilerplate(line):
+            if line in seen:
+                scores[k] = seen[line]
                 continue
-            tokens = normalise_tokens(line, blocks.tokenizer)
-            ratio = self.clean_.logprob(tokens) - self.boiler_.logprob(tokens)
-            scores[k] = ratio / (len(tokens) + 1)
+            if not self.regex_boilerplate(line):
+                tokens = normalise_tokens(line, blocks.tokenizer)
+                ratio = self.clean_.logprob(tokens) - self.boiler_.logprob(tokens)
+                scores[k] = ratio / (len(tokens) + 1)
+            seen[line] = scores[k]
         return scores, lines, line_of
 
     def extract(self, page: Page) -> Extraction:
