@@ -71,9 +71,8 @@ def chinese(args: argparse.Namespace) -> None:
             agree += int((labels == hand).sum())
             total += len(hand)
             chance.append(cleaneval_score(blocks.join(hand == 0), page.gold_text, tok))
-        print(
-            f"  {label:<10} boilerplate CleanEval score {np.mean(chance):6.2f}   aligner = hand on {agree}/{total} blocks"
-        )
+        score = np.mean(chance)
+        print(f"  {label:<10} boilerplate CleanEval score {score:6.2f}   aligner = hand on {agree}/{total} blocks")
 
     page = next(p for p in pages if p.id == args.page)
     extractor = make_extractor("bte").fit([], None)
@@ -82,9 +81,10 @@ def chinese(args: argparse.Namespace) -> None:
     for label in ("words", "chars"):
         tok = TOKENIZERS[label]
         pred, gold = normalise_tokens(text, tok), normalise_tokens(page.gold_text, tok)
+        ce, f1 = cleaneval_score(text, page.gold_text, tok), token_prf(text, page.gold_text, tok).f1
         print(
-            f"  {label:<6} {len(pred)} predicted / {len(gold)} gold tokens, CleanEval {cleaneval_score(text, page.gold_text, tok):.2f}, "
-            f"token F1 {token_prf(text, page.gold_text, tok).f1:.3f}; first gold tokens: {' '.join(gold[:12])}"
+            f"  {label:<6} {len(pred)} predicted / {len(gold)} gold tokens, CleanEval {ce:.2f}, token F1 {f1:.3f}; "
+            f"first gold tokens: {' '.join(gold[:12])}"
         )
 
 
