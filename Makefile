@@ -18,7 +18,7 @@ endif
 
 # The experiments behind every table and figure (the fig_short_pages, fig_speed_quality and
 # fig_score_distributions figures are drawn from the table runs), run two jobs at a time.
-EXPERIMENTS ?= table_cleaneval table_l3s table_cross fig_scedd_coefficients fig_web2text_lambda table_datasets table_generalization
+EXPERIMENTS ?= table_cleaneval table_l3s table_cross fig_scedd_coefficients fig_web2text_lambda table_datasets table_generalization table_cleaneval2007 table_cleaneval2007_wcc table_cleaneval2007_fiasco
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,7 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -U pip
 	$(BIN)/python -m pip install -q "$(TORCH)"
-	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,stack,warc]"
+	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,stack,warc,render]"
 	# ReadabiliPy runs Readability.js through node when its JavaScript dependencies are installed.
 	@if command -v npm >/dev/null; then \
 	  cd "$$($(BIN)/python -c 'import pathlib, readabilipy; print(pathlib.Path(readabilipy.__file__).parent)')/javascript" \

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from reports import datasets, figures, strata
+from reports.cleaneval2007 import cleaneval2007_table
 from reports.tables import Table, results_table
 
 
@@ -81,6 +82,9 @@ ARTEFACTS = (
     Artefact("table_cleaneval", "table", ("table_cleaneval",), _table_cleaneval),
     Artefact("table_l3s", "table", ("table_l3s",), _table_l3s),
     Artefact("table_cross", "table", ("table_cross",), _table_cross),
+    # its runs: experiments table_cleaneval2007, table_cleaneval2007_wcc and table_cleaneval2007_fiasco
+    # (all three tag their runs with report table_cleaneval2007)
+    Artefact("table_cleaneval2007", "table", ("table_cleaneval2007",), cleaneval2007_table),
     Artefact("fig_scedd_coefficients", "figure", ("fig_scedd_coefficients",), figures.scedd_coefficients),
     Artefact(
         "fig_short_pages", "figure", ("fig_short_pages", *TABLE_RUNS), lambda r: figures.short_pages(_default_runs(r))

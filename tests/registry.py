@@ -17,6 +17,7 @@ EXTRACTOR_NAMES = sorted(p.stem for p in (CONF / "extractor").glob("*.yaml"))
 #: Short training for tests whose outcome does not depend on how well a model learned.
 QUICK_FIT = {
     "boilernet": ("epochs=5",),
+    "fiasco": ("visual=false",),  # the hostile-page matrix runs without a browser (test_fiasco renders)
     "tagpath_lstm": ("epochs=3", "embedding_epochs=3"),
     "web2text": ("max_steps=100", "eval_every=50"),
     "web2text_unary": ("max_steps=100", "eval_every=50"),

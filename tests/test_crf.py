@@ -151,3 +151,13 @@ def test_crf_empty_page_and_bad_options():
     with pytest.raises(RuntimeError, match="before fit"):
         CRF().extract(Page("e", "<p>x</p>", ""))
     assert np.array_equal(model.extract(Page("x", "<p>Story</p>", "")).labels.shape, (1,))
+
+
+def test_crf_labels_become_cleaneval_markup():
+    from boilerbench.extractors.base import block_markup
+
+    # header, paragraph, continuation, other, list: the continuation joins the paragraph
+    texts, seps = ["Title", "First part", "second part", "Menu", "item"], ["", "\n", " ", "\n", "\n"]
+    labels = np.array([1, 1, 1, 0, 1], dtype=np.int8)
+    kinds = ["h", "p", "", "", "l"]
+    assert block_markup(texts, seps, labels, kinds) == "<h>Title\n<p>First part second part\n<l>item"

@@ -5,7 +5,7 @@ alignment (rapidfuzz's bit-parallel ``LCSseq.editops`` on token lists), and a bl
 (1) when more than ``threshold`` (default 2/3) of its normalised tokens are matched. Web2Text
 used 2/3 of characters; tokens are what the CleanEval score counts, so a block labelled
 content is one whose words the metric credits. A block with no normalised token (only
-punctuation) is labelled 0.
+punctuation) is labelled 0. The text is tokenized with the page's tokenizer (the blocks').
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from rapidfuzz.distance import LCSseq
 
 from boilerbench.datasets.blocks import Blocks
-from boilerbench.text import normalise_tokens
+from boilerbench.tokenizer import normalise_tokens
 
 #: Refuse alignments whose bit-parallel matrix would exceed this many cells (about 2 GB):
 #: only a pathological page (millions of tokens on both sides) gets near it.
@@ -55,7 +55,7 @@ def align_labels(blocks: Blocks, text: str, threshold: float = 2 / 3) -> np.ndar
         return labels
     per_block = blocks.tokens
     counts = np.fromiter(map(len, per_block), dtype=np.int64, count=n)
-    mask = matched_tokens(list(chain.from_iterable(per_block)), normalise_tokens(text))
+    mask = matched_tokens(list(chain.from_iterable(per_block)), normalise_tokens(text, blocks.tokenizer))
     matched_before = np.concatenate(([0], np.cumsum(mask)))
     ends = np.cumsum(counts)
     hits = matched_before[ends] - matched_before[ends - counts]

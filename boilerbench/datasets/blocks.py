@@ -23,7 +23,8 @@ import numpy as np
 from lxml import etree
 
 from boilerbench.datasets.html import body_of, parse_html
-from boilerbench.text import collapse_whitespace, normalise_tokens
+from boilerbench.text import collapse_whitespace
+from boilerbench.tokenizer import normalise_tokens, tokenizer_for
 
 #: Tags whose subtree is not part of the collapsed DOM (Web2Text's ``skipTags`` plus comments,
 #: which the parser already removes, and a few more non-rendered elements). The blocks are the
@@ -67,6 +68,8 @@ class Blocks:
     tags_after: int
     seps: list[str]
     root: etree._Element | None = field(default=None, repr=False)
+    #: the page's language hint (``Page.tokenizer`` passes its tokenizer name); None = detect
+    language: str | None = None
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -77,9 +80,16 @@ class Blocks:
         return anchor.getparent() if self.is_tail[i] else anchor
 
     @cached_property
+    def tokenizer(self) -> str:
+        """The page's tokenizer (:mod:`boilerbench.tokenizer`): from the language hint, else
+        detected from all the blocks' text at once (per page, never per block)."""
+        return tokenizer_for(self.language, "\n".join(self.texts))
+
+    @cached_property
     def tokens(self) -> list[list[str]]:
         """Normalised tokens of each block (the aligner's and metrics' tokens)."""
-        return [normalise_tokens(t) for t in self.texts]
+        tokenizer = self.tokenizer
+        return [normalise_tokens(t, tokenizer) for t in self.texts]
 
     @cached_property
     def word_counts(self) -> np.ndarray:
@@ -106,9 +116,12 @@ class Blocks:
         return "".join(parts)
 
 
-def segment(html: str) -> Blocks:
-    """Parse ``html`` and return its canonical :class:`Blocks` (empty for a page with no text)."""
-    return segment_tree(parse_html(html))
+def segment(html: str, language: str | None = None) -> Blocks:
+    """Parse ``html`` and return its canonical :class:`Blocks` (empty for a page with no text);
+    ``language`` is the page's language hint for tokenization."""
+    blocks = segment_tree(parse_html(html))
+    blocks.language = language
+    return blocks
 
 
 def segment_tree(root: etree._Element | None) -> Blocks:

@@ -10,6 +10,7 @@ import numpy as np
 from boilerbench.cache import cached_array, code_version
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import Blocks, segment
+from boilerbench.tokenizer import tokenizer_for
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,9 @@ class Page:
     """One web page with its reference main content.
 
     ``html`` is decoded text; ``gold_text`` the cleaned reference text without markup
-    (CleanEval's ``<p>/<h>/<l>`` markers live in ``meta["gold_markup"]``). ``blocks`` and
-    ``gold_labels`` are computed on first use and kept until :meth:`release`.
+    (CleanEval's ``<p>/<h>/<l>`` markers live in ``meta["gold_markup"]``; a dataset's language
+    hint, an ISO 639 code, in ``meta["language"]``). ``blocks`` and ``gold_labels`` are computed
+    on first use and kept until :meth:`release`.
 
     ``source`` names the dataset the page comes from (a mixture of datasets keeps it per page);
     ``page_type`` is the dataset's page type where it has one (WCXB: article, forum, ...);
@@ -48,9 +50,16 @@ class Page:
     load_error: str = ""
 
     @cached_property
+    def tokenizer(self) -> str:
+        """The page's metric tokenizer (:mod:`boilerbench.tokenizer`): the dataset's language
+        hint, else detected from the gold text's script. The blocks, the aligner and every metric
+        of this page use it."""
+        return tokenizer_for(self.meta.get("language"), self.gold_text)
+
+    @cached_property
     def blocks(self) -> Blocks:
         """The canonical segmentation (parsed once, shared by the runner and the extractor)."""
-        return segment(self.html)
+        return segment(self.html, language=self.tokenizer)
 
     @cached_property
     def gold_labels(self) -> np.ndarray:

@@ -5,9 +5,15 @@ from boilerbench.evaluation.classification import PRF, prf_from_counts
 from boilerbench.evaluation.cleaneval_score import (
     CleanEvalCounts,
     cleaneval_counts,
+    cleaneval_markup_score,
     cleaneval_micro,
     cleaneval_score,
     cleaneval_tokens,
+    has_markup,
+    markup_edit_counts,
+    markup_tokens,
+    segment_validity,
+    text_only_markup,
 )
 from boilerbench.evaluation.lcs_error import WRONG_THRESHOLD, is_wrong, lcs_error, lcs_error_from_counts
 from boilerbench.evaluation.rouge import rouge_lsum
@@ -24,9 +30,15 @@ __all__ = [
     "block_metrics",
     "block_page_metrics",
     "cleaneval_counts",
+    "cleaneval_markup_score",
     "cleaneval_micro",
     "cleaneval_score",
     "cleaneval_tokens",
+    "has_markup",
+    "markup_edit_counts",
+    "markup_tokens",
+    "segment_validity",
+    "text_only_markup",
     "is_wrong",
     "lcs_error",
     "lcs_error_from_counts",

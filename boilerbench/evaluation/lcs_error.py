@@ -3,7 +3,8 @@
 ``error = 1 - LCS(result, gold) / len(result)``: the share of the extracted text that is not
 part of the reference. We count on the CleanEval scorer's normalised tokens (the LCS is the
 one the CleanEval score already computes); the paper's Chinese pages were counted in
-characters, which for English would credit common letters of unrelated words. An empty
+characters, which for English would credit common letters of unrelated words; Chinese pages
+are counted in jieba words here (:mod:`boilerbench.tokenizer`). An empty
 result has error 1 when the gold is not empty (nothing was found) and 0 when it is. A page
 is *wrong* when its error exceeds 0.2 (the paper raised the bar to 20 % because source and
 author lines around short texts are not strictly noise).
@@ -24,9 +25,9 @@ def lcs_error_from_counts(counts: CleanEvalCounts) -> float:
     return 1.0 - counts.lcs / counts.n_pred
 
 
-def lcs_error(prediction: str, gold: str) -> float:
+def lcs_error(prediction: str, gold: str, tokenizer: str | None = None) -> float:
     """SCEDD's error of ``prediction`` against ``gold``, in [0, 1]."""
-    return lcs_error_from_counts(cleaneval_counts(prediction, gold))
+    return lcs_error_from_counts(cleaneval_counts(prediction, gold, tokenizer))
 
 
 def is_wrong(error: float, threshold: float = WRONG_THRESHOLD) -> bool:

@@ -8,8 +8,10 @@ predicted tokens. An empty reference gives recall 1, and precision and F1 1 when
 prediction is empty too (their convention).
 
 One approximation: they split sentences with NLTK's Punkt model, which is a download; we split
-at line breaks and after ``. ! ?`` followed by whitespace, which gives the same sentences on
-ordinary prose. Which of several equally long LCSs is taken (rapidfuzz's choice here, a fixed
+at line breaks and after ``. ! ?`` followed by whitespace (after ``。！？`` for CJK), which gives
+the same sentences on ordinary prose. Chinese, Japanese and Thai runs are segmented as the
+other metrics segment them (:mod:`boilerbench.tokenizer`). Which of several equally long LCSs
+is taken (rapidfuzz's choice here, a fixed
 back-trace there) can change the union slightly.
 """
 
@@ -21,13 +23,16 @@ from collections import Counter
 from rapidfuzz.distance import LCSseq
 
 from boilerbench.evaluation.classification import PRF
+from boilerbench.evaluation.cleaneval_score import page_tokenizer
+from boilerbench.tokenizer import split_tokens
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
 
 
-def sentences(text: str) -> list[list[str]]:
-    """Whitespace tokens of each sentence (empty sentences dropped)."""
-    return [tokens for part in _SENTENCE_END.split(text) if (tokens := part.split())]
+def sentences(text: str, tokenizer: str = "whitespace") -> list[list[str]]:
+    """Tokens of each sentence (empty sentences dropped): whitespace tokens, with Chinese /
+    Japanese / Thai runs segmented by ``tokenizer`` (case and punctuation kept)."""
+    return [tokens for part in _SENTENCE_END.split(text) if (tokens := split_tokens(part, tokenizer))]
 
 
 def union_lcs(reference: list, candidates: list[list]) -> list[int]:
@@ -39,9 +44,10 @@ def union_lcs(reference: list, candidates: list[list]) -> list[int]:
     return sorted(hit)
 
 
-def rouge_lsum(prediction: str, gold: str) -> PRF:
+def rouge_lsum(prediction: str, gold: str, tokenizer: str | None = None) -> PRF:
     """ROUGE-LSum precision, recall and F1 of ``prediction`` against ``gold``."""
-    reference, candidate = sentences(gold), sentences(prediction)
+    tokenizer = page_tokenizer(prediction, gold, tokenizer)
+    reference, candidate = sentences(gold, tokenizer), sentences(prediction, tokenizer)
     n_ref = sum(map(len, reference))
     n_pred = sum(map(len, candidate))
     if n_ref == 0:

@@ -18,12 +18,15 @@ from boilerbench.evaluation import (
     block_metrics,
     block_page_metrics,
     cleaneval_counts,
+    cleaneval_markup_score,
     cleaneval_micro,
+    has_markup,
     is_wrong,
     lcs_error_from_counts,
     rouge_lsum,
     snippet_counts,
     snippet_summary,
+    text_only_markup,
     token_prf,
 )
 from boilerbench.extractors.base import Extraction, Extractor
@@ -75,6 +78,19 @@ def unloaded_result(page: Page) -> PageResult:
     return PageResult(row=row, text="", cleaneval=cleaneval_counts("", ""), blocks=None, scored=False)
 
 
+def markup_scores(extraction: Extraction | None, text: str, page: Page, text_only: float) -> dict:
+    """The CleanEval 2007 text-and-markup score and the competition's average of it and the
+    text-only score, on pages whose gold carries CleanEval markup (``structured``: whether the
+    extractor output its own structure rather than the text-only one: a ``<p>`` per line)."""
+    gold = page.meta.get("gold_markup")
+    if not gold or not has_markup(gold):
+        return {}
+    structured = extraction is not None and extraction.markup is not None
+    markup = extraction.markup if structured and extraction is not None else text_only_markup(text)
+    tm = cleaneval_markup_score(markup or "", gold, page.tokenizer)
+    return {"cleaneval_markup": tm, "cleaneval_2007": (tm + text_only) / 2, "structured": structured}
+
+
 def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: bool = False) -> PageResult:
     """Extract and score one page (with ROUGE-LSum too when ``rouge``, the snippet checks when the
     page has snippets). ``extract_ms`` includes parsing and segmentation when the extractor is the
@@ -87,12 +103,14 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     extract_ms = 1000 * (time.perf_counter() - start)
     text = extraction.text if extraction is not None else ""
 
-    ce = cleaneval_counts(text, page.gold_text)
-    tok = token_prf(text, page.gold_text)
+    tokenizer = page.tokenizer
+    ce = cleaneval_counts(text, page.gold_text, tokenizer)
+    tok = token_prf(text, page.gold_text, tokenizer)
     error_share = lcs_error_from_counts(ce)
     row = {
         **_identity(page),
         "cleaneval": ce.score,
+        **markup_scores(extraction, text, page, ce.score),
         "lcs_error": error_share,
         "lcs_wrong": is_wrong(error_share),
         "token_precision": tok.precision,
@@ -100,7 +118,7 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
         "token_f1": tok.f1,
     }
     if rouge:
-        lsum = rouge_lsum(text, page.gold_text)
+        lsum = rouge_lsum(text, page.gold_text, tokenizer)
         row.update({"rouge_precision": lsum.precision, "rouge_recall": lsum.recall, "rouge_f1": lsum.f1})
     snippets = None
     if page.snippets is not None:
@@ -156,6 +174,11 @@ def aggregate(results: Sequence[PageResult]) -> dict:
         "cleaneval": {
             "mean": float(np.mean(ce_scores)) if rows else float("nan"),
             "micro": cleaneval_micro(r.cleaneval for r in results),
+            **{
+                name: float(np.mean(values))
+                for name, column in (("markup_mean", "cleaneval_markup"), ("mean_2007", "cleaneval_2007"))
+                if (values := [r[column] for r in rows if column in r])
+            },
         },
         "lcs_error": {
             "mean": float(np.mean([r["lcs_error"] for r in rows])) if rows else float("nan"),

@@ -27,17 +27,42 @@ from boilerbench.datasets.page import Page
 
 @dataclass
 class Extraction:
-    """An extractor's output for one page: text, optional block labels, optional extra columns."""
+    """An extractor's output for one page: text, optional block labels, optional extra columns,
+    and, for methods that output structure, ``markup``: the same text in CleanEval's format
+    (each paragraph, heading and list item opened by ``<p>``, ``<h>`` or ``<l>``), scored by
+    the text-and-markup CleanEval score (:mod:`boilerbench.evaluation.cleaneval_score`)."""
 
     text: str
     labels: np.ndarray | None = None
     info: dict = field(default_factory=dict)
+    markup: str | None = None
 
     @classmethod
-    def from_labels(cls, page: Page, labels: np.ndarray, **info) -> Extraction:
-        """The extraction made of the blocks labelled 1, with the page's separators."""
+    def from_labels(cls, page: Page, labels: np.ndarray, kinds: Sequence[str] | None = None, **info) -> Extraction:
+        """The extraction made of the blocks labelled 1, with the page's separators; with
+        ``kinds`` (one per block: ``p``, ``h`` or ``l`` where a paragraph, heading or list item
+        starts, ``""`` where the block continues the current one) also its CleanEval markup."""
         labels = np.asarray(labels, dtype=np.int8)
-        return cls(text=page.blocks.join(labels.astype(bool)), labels=labels, info=info)
+        markup = None if kinds is None else block_markup(page.blocks.texts, page.blocks.seps, labels, kinds)
+        return cls(text=page.blocks.join(labels.astype(bool)), labels=labels, info=info, markup=markup)
+
+
+def block_markup(texts: Sequence[str], seps: Sequence[str], labels: np.ndarray, kinds: Sequence[str]) -> str:
+    """CleanEval markup of the selected blocks: a segment opens at each block whose kind is
+    ``p``, ``h`` or ``l`` (and at the first selected block, as ``p`` when it has no kind); a
+    block of kind ``""`` continues the open segment, after a space (or nothing when it continues
+    a word: separator ``""`` from the previous block, which is selected too)."""
+    segments: list[list[str]] = []
+    previous = -2
+    for i in map(int, np.flatnonzero(labels)):
+        kind = kinds[i]
+        if kind or not segments:
+            segments.append([f"<{kind or 'p'}>", texts[i]])
+        else:
+            glue = "" if seps[i] == "" and previous == i - 1 else " "
+            segments[-1].append(glue + texts[i])
+        previous = i
+    return "\n".join("".join(parts) for parts in segments)
 
 
 @runtime_checkable

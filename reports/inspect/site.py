@@ -12,7 +12,7 @@ import numpy as np
 
 from boilerbench.atomic import atomic_write_text
 from boilerbench.datasets.align import AlignmentTooLargeError, token_alignment
-from boilerbench.text import normalise_tokens
+from boilerbench.tokenizer import normalise_tokens
 from reports.inspect.load import OUTCOME_NAMES, PageView
 from reports.runfiles import Run
 

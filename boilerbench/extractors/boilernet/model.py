@@ -1,7 +1,8 @@
 """BoilerNet's network and training (Leonhardt et al. 2020; ALGORITHMS.md).
 
 Dense(256, ReLU) on each leaf's sparse count vector, a bidirectional LSTM over the page's
-leaves, dropout, Dense(1) with a sigmoid; binary cross-entropy with balanced class weights,
+leaves, dropout, Dense(1) with a sigmoid; binary cross-entropy with balanced class weights
+(``class_weights: none`` for the unweighted loss, an ablation),
 Adam, batches of pages of similar length padded on the right (padding never reaches a page's outputs,
 so they do not depend on its batch), the checkpoint with the best validation F1 kept, early stopping
 after ``patience`` epochs without improvement. The Dense layer on a sparse count vector is an
@@ -26,7 +27,7 @@ import torch
 from torch import nn
 
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError
+from boilerbench.errors import ConfigError, check_choice
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import Vocabulary
@@ -119,7 +120,9 @@ class BoilerNet(Estimator):
         threshold: float = 0.5,
         max_leaves: int = 2_000,
         seed: int = 0,
+        class_weights: str = "balanced",
     ) -> None:
+        check_choice("extractor.class_weights", class_weights, ("balanced", "none"))
         if layers not in (1, 2):
             raise ConfigError(f"extractor.layers must be 1 or 2, got {layers}")
         if min(epochs, batch_size, patience, max_leaves) < 1:
@@ -138,6 +141,7 @@ class BoilerNet(Estimator):
         self.threshold = threshold
         self.max_leaves = max_leaves
         self.seed = seed
+        self.class_weights = class_weights
 
     # -- data ---------------------------------------------------------------------------------
     def _encode(self, page: Page) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -158,7 +162,9 @@ class BoilerNet(Estimator):
         data = [(self._encode(p), torch.from_numpy(p.gold_labels.astype(np.float32))) for p in train]
         positives = float(sum(y.sum() for _, y in data))
         total = float(sum(len(y) for _, y in data))
-        content_weight, boilerplate_weight = balanced_class_weights(positives, total)
+        content_weight, boilerplate_weight = (
+            balanced_class_weights(positives, total) if self.class_weights == "balanced" else (1.0, 1.0)
+        )
 
         net = self._network()
         optimiser = torch.optim.Adam(net.parameters(), lr=self.lr)

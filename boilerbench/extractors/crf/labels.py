@@ -15,13 +15,14 @@ import numpy as np
 
 from boilerbench.datasets.align import token_alignment
 from boilerbench.datasets.page import Page
-from boilerbench.text import CLEANEVAL_MARKER, CLEANEVAL_URL_LINE, normalise_tokens
+from boilerbench.text import CLEANEVAL_MARKER, CLEANEVAL_URL_LINE
+from boilerbench.tokenizer import normalise_tokens
 
 LABELS = ("header", "paragraph", "list", "continuation", "other")
 _KIND = {"h": "header", "p": "paragraph", "l": "list"}
 
 
-def gold_paragraphs(markup: str) -> tuple[list[str], np.ndarray, np.ndarray]:
+def gold_paragraphs(markup: str, tokenizer: str | None = None) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Gold tokens, the paragraph kind of each token, and whether it opens its paragraph."""
     text = CLEANEVAL_URL_LINE.sub("", markup.lstrip("\ufeff"), count=1)
     pieces = CLEANEVAL_MARKER.split(text)  # [before, kind, text, kind, text, ...]
@@ -29,7 +30,7 @@ def gold_paragraphs(markup: str) -> tuple[list[str], np.ndarray, np.ndarray]:
     kinds: list[str] = []
     opens: list[bool] = []
     for kind, piece in [("p", pieces[0]), *zip(pieces[1::2], pieces[2::2], strict=True)]:
-        words = normalise_tokens(piece)
+        words = normalise_tokens(piece, tokenizer)
         tokens.extend(words)
         kinds.extend([_KIND[kind.lower()]] * len(words))
         opens.extend([True] + [False] * (len(words) - 1) if words else [])
@@ -43,7 +44,7 @@ def crf_labels(page: Page) -> list[str]:
     markup = page.meta.get("gold_markup")
     if markup is None or not re.search(CLEANEVAL_MARKER, markup):
         return ["paragraph" if c else "other" for c in content]
-    tokens, kinds, opens = gold_paragraphs(markup)
+    tokens, kinds, opens = gold_paragraphs(markup, page.tokenizer)
     per_block = blocks.tokens
     flat = [t for words in per_block for t in words]
     match = token_alignment(flat, tokens)

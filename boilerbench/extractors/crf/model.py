@@ -25,6 +25,8 @@ from boilerbench.extractors.crf.features import FEATURE_SETS, block_features
 from boilerbench.extractors.crf.labels import LABELS, crf_labels
 
 MODEL_FILE = "model.crfsuite"
+#: Victor's labels as CleanEval segment markers (continuation and other open no segment)
+_MARKER = {"header": "h", "paragraph": "p", "list": "l"}
 CONFIG_FILE = "crf.json"
 
 
@@ -86,9 +88,11 @@ class CRF(Estimator):
         return list(self._tagger.tag(self.features(page)))
 
     def extract(self, page: Page) -> Extraction:
+        """Content = every block not labelled ``other``; the labels are also the CleanEval markup
+        (header ``<h>``, paragraph ``<p>``, list ``<l>``, continuation: the open segment goes on)."""
         tags = self.predict(page)
         labels = np.fromiter((t != "other" for t in tags), dtype=np.int8, count=len(tags))
-        return Extraction.from_labels(page, labels)
+        return Extraction.from_labels(page, labels, kinds=[_MARKER.get(t, "") for t in tags])
 
     def save(self, directory: str | os.PathLike[str]) -> None:
         directory = Path(directory)
