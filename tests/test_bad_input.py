@@ -75,7 +75,7 @@ def fitted(name: str):
 
 #: Learned extractors, fitted here in seconds on three pages: on a page whose article is one block
 #: they must keep or drop that block whole (the empty text is allowed, a part of it is not).
-WHOLE_OR_NOTHING = {"boilernet", "lm_embedding", "tagpath_lstm", "web2text", "web2text_unary"}
+WHOLE_OR_NOTHING = {"boilernet", "fiasco", "lm_embedding", "tagpath_lstm", "web2text", "web2text_unary"}
 #: Third-party extractors that parse the raw HTML themselves: libxml2 drops everything below 2,048
 #: levels, so on the 10,000-level page they give the empty text (and so do the votes over them).
 DEPTH_LIMITED = {"goose3", "html_text", "justext", "newspaper", "readability", "trafilatura"}
