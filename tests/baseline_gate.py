@@ -81,6 +81,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--update", action="store_true", help="rewrite the pinned values with the measured ones")
     parser.add_argument("--only", nargs="*", default=None, help="entries to run (default: all)")
     args = parser.parse_args(argv)
+    from boilerbench.atomic import atomic_write_text
+
     if not os.environ.get("BOILERBENCH_DATA"):
         print("error: set BOILERBENCH_DATA to the datasets folder", file=sys.stderr)
         return 2
@@ -102,11 +104,11 @@ def main(argv: list[str]) -> int:
             print(f"{name}: {'ok' if not problems else 'MOVED'}")
             for line in problems:
                 print(f"  {line}")
-            if args.update:
+            if args.update:  # written after each entry, so that an interrupted update keeps what it measured
                 for path, pinned in entry["figures"].items():
                     pinned["value"] = round(figure(summary, path), 6)
+                atomic_write_text(BASELINES, json.dumps(document, indent=2) + "\n")
     if args.update:
-        BASELINES.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
         print(f"rewrote {BASELINES}")
         return 0
     return 1 if failed else 0
