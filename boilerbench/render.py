@@ -114,15 +114,20 @@ class Renderer:
         self.timeout_s = timeout_s
         self._driver = None
         self._profile: str | None = None
+        self._version: str | None = None
         self._lock = threading.Lock()
 
     def version(self) -> str:
-        """``chromium --version`` (part of the layout cache key)."""
-        try:
-            out = subprocess.run([self.chromium, "--version"], capture_output=True, text=True, timeout=30, check=True)
-        except (OSError, subprocess.SubprocessError) as err:
-            raise RenderError(f"cannot run {self.chromium}: {err}") from err
-        return out.stdout.strip()
+        """``chromium --version`` (part of the layout cache key; asked once)."""
+        if self._version is None:
+            try:
+                out = subprocess.run(
+                    [self.chromium, "--version"], capture_output=True, text=True, timeout=30, check=True
+                )
+            except (OSError, subprocess.SubprocessError) as err:
+                raise RenderError(f"cannot run {self.chromium}: {err}") from err
+            self._version = out.stdout.strip()
+        return self._version
 
     def _start(self):
         if not (os.path.exists(self.chromium) and os.path.exists(self.chromedriver)):

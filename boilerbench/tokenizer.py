@@ -29,6 +29,10 @@ characters (Latin letters, digits, brackets) inside a whitespace token stays one
 The tokenizer of a page is its dataset's ``language`` hint when there is one (``zh*``, ``ja``,
 ``th``, anything else = ``whitespace``), else detected from the text: kana means ``ja``, Han
 without kana ``zh``, Thai ``th``, none of them ``whitespace``.
+
+DESIGN.md suggests ``evaluation/tokenize.py``; the module sits on the package's ground floor
+instead because the aligner (``datasets``) uses it too, and ``datasets`` must not import
+``evaluation``.
 """
 
 from __future__ import annotations

@@ -21,11 +21,14 @@ ENTRIES = tuple(sorted((k for k, v in CLEANEVAL_2007.items() if "to" in v), key=
 
 
 def structured_share(run_dir: str) -> float:
-    """Share of a run's pages scored with the extractor's own structure."""
+    """Share of a run's pages with a text-and-markup score (gold with markup) that were scored
+    with the extractor's own structure."""
     frame = pages(run_dir)
-    if "structured" not in frame.columns or frame.empty:
+    if "structured" not in frame.columns:
         return 0.0
-    return float(frame["structured"].astype(str).str.lower().isin(("true", "1")).mean())
+    flags = frame["structured"].astype(str).str.lower()
+    scored = flags[flags != ""]
+    return float(scored.isin(("true", "1")).mean()) if len(scored) else 0.0
 
 
 def variant(run: pd.Series) -> str:

@@ -72,3 +72,30 @@ def test_genieknows_learns_importance_and_tags():
     assert result.markup.startswith("<h>Bridge to close 9\n<p>")
     importance, unit, targets = model.importance(_page(9))
     assert len(importance) == len(targets) and unit.max() == len(targets) - 1
+
+
+MIXED = (
+    "<html><body><div><a href='/'>首页</a> | <a href='/en'>English</a></div>"
+    "<p>我们在北京大学学习Python编程。Καλημέρα κόσμε, привет мир! 日本語のテキストです。</p>"
+    "<p>版权所有 © 2016</p></body></html>"
+)
+NO_LETTERS = "<html><body><p>12345 !!! ---</p><div>$$$ 3.14 ... ;;;</div><p>2007-07-13 | 10:20</p></body></html>"
+
+
+@pytest.mark.parametrize("name", ["wcc", "stupidos", "genieknows", "fiasco", "bte"])
+def test_mixed_scripts_and_no_letters_give_clear_results(name):
+    from registry import make_extractor
+    from test_bad_input import TRAIN
+
+    from boilerbench.experiments.scoring import evaluate_page
+
+    extractor = make_extractor(name, quick=True).fit(TRAIN, None)
+    gold = "我们在北京大学学习Python编程。Καλημέρα κόσμε, привет мир! 日本語のテキストです。"
+    mixed = Page("mixed", MIXED, gold, meta={"gold_markup": "<p>" + gold})
+    row = evaluate_page(extractor, mixed, 10**6).row
+    assert row["error"] == "" and 0 <= row["cleaneval"] <= 100 and 0 <= row["cleaneval_markup"] <= 100
+    assert mixed.tokenizer == "ja"  # kana on the page: Han and kana as characters, the rest by whitespace
+    assert row["n_gold_tokens"] == len("我们在北京大学学习") + 1 + 2 + 2 + len("日本語のテキストです") + 1 + 1
+    empty = Page("digits", NO_LETTERS, "12345")
+    row = evaluate_page(extractor, empty, 10**6).row
+    assert row["error"] == "" and 0 <= row["cleaneval"] <= 100 and row["n_gold_tokens"] == 1
