@@ -90,16 +90,19 @@ def _sweep_values(cfg: DictConfig) -> list[str]:
     ``interval(...)`` ranges are checked by composing the search itself)."""
     overrides = []
     for key, values in (cfg.hydra.sweeper.get("params") or {}).items():
-        if str(values).startswith(("interval(", "range(", "tag(", "int(", "float(")):
+        values = str(values)
+        if values.startswith(("interval(", "range(", "tag(", "int(", "float(")):
             continue
-        overrides += [f"{key}={value.strip()}" for value in str(values).split(",")]
+        if values.startswith("choice(") and values.endswith(")"):
+            values = values[len("choice(") : -1]
+        overrides += [f"{key}={value.strip()}" for value in values.split(",")]
     return overrides
 
 
 @pytest.mark.parametrize("name", _names("experiment"))
 def test_experiment_config(name):
     cfg = _compose(f"experiment={name}", hydra_config=True)
-    assert cfg.report == name and str(cfg.hydra.mode) == "RunMode.MULTIRUN"
+    assert name.startswith(cfg.report) and str(cfg.hydra.mode) == "RunMode.MULTIRUN"
     for override in _sweep_values(cfg):
         _check_run_config(_compose(f"experiment={name}", override), f"{name} with {override}")
 

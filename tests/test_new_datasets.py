@@ -287,11 +287,15 @@ def test_runner_records_load_errors_page_types_and_snippets(tmp_path):
     assert summary["metrics"]["token"]["f1"] == 1.0
     assert summary["metrics"]["snippets"] == {
         "with_found": 1.0,
+        "with_found_ci95": [1.0, 1.0],
         "without_absent": 1.0,
+        "without_absent_ci95": [1.0, 1.0],
         "f1": 1.0,
+        "f1_ci95": [1.0, 1.0],
         "micro_f1": 1.0,
         "n_pages": 4,
     }
+    assert summary["by_page_type"]["article"]["metrics"]["token"]["f1_ci95"] == [1.0, 1.0]
     by_type = summary["by_page_type"]
     assert sorted(by_type) == ["article", "forum", "product"]
     assert (by_type["forum"]["n_pages"], by_type["forum"]["n_errors"]) == (2, 1)

@@ -72,6 +72,8 @@ _BLOCK_COUNTS = ("n_blocks", "n_pred_blocks", "n_gold_blocks", "n_tp_blocks")
 #: be the mean of the page column ``<group>_<name>`` when there is one (``token_f1``).
 FIGURES: dict[tuple[str, str], Figure] = {
     ("cleaneval", "mean"): mean_of("cleaneval"),
+    ("cleaneval", "markup_mean"): mean_of("cleaneval_markup"),
+    ("cleaneval", "mean_2007"): mean_of("cleaneval_2007"),
     ("cleaneval", "micro"): Figure(("n_lcs_tokens", "n_pred_tokens", "n_gold_tokens"), _cleaneval_micro),
     ("lcs_error", "mean"): mean_of("lcs_error", higher_is_better=False),
     ("lcs_error", "wrong_rate"): mean_of("lcs_wrong", higher_is_better=False),
