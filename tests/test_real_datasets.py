@@ -7,6 +7,7 @@ import json
 from collections import Counter
 
 import pytest
+from conftest import real_data_root
 from omegaconf import OmegaConf
 
 from boilerbench.datasets.align import align_labels
@@ -61,10 +62,8 @@ def _load(name: str, data_root, **overrides):
 
 
 @pytest.fixture(scope="module")
-def loaded(request):
+def loaded():
     """Each dataset loaded once for the module (loading all five takes about a minute)."""
-    from conftest import real_data_root
-
     root = real_data_root()
     if root is None:
         pytest.skip("BOILERBENCH_DATA is not set: real-dataset tests skipped")
