@@ -176,6 +176,7 @@ def _blocks(runs: list[Run], view: PageView) -> str:
             f"<span class='tag o-{o}' title='{html.escape(runs[r].label)}: {OUTCOME_NAMES.get(o, 'no labels')}'>"
             f"{'AB'[r] if len(runs) == 2 else ''}</span>"
             for r, o in enumerate(per_run)
+            if len(runs) == 2  # one run: the row's colour says it all
         )
         path = html.escape(view.block_paths[i], quote=True)
         text_html = f"<span class='t'>{html.escape(text)}</span>"
