@@ -182,3 +182,46 @@ def cached_text(step: str, version: str, key_parts: tuple[str | bytes, ...], com
     return _cached(
         step, version, key_parts, compute, ".txt", lambda p: p.read_bytes().decode("utf-8"), lambda v: v.encode("utf-8")
     )
+
+
+def _size(path: Path) -> tuple[int, int]:
+    """Number of files under ``path`` and their total size in bytes."""
+    files = [p for p in path.rglob("*") if p.is_file()]
+    return len(files), sum(p.stat().st_size for p in files)
+
+
+def cache_report(root: Path) -> list[tuple[str, str, int, int]]:
+    """(step, code version, files, bytes) of every artefact family under the cache ``root``."""
+    rows = []
+    for step in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        for version in sorted(p for p in step.iterdir() if p.is_dir()):
+            rows.append((step.name, version.name, *_size(version)))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m boilerbench.cache info|clear [STEP ...] [--dir DIR]``: what the artefact cache
+    holds (files and size per step and code version), or remove it (whole, or some steps)."""
+    import argparse
+    import shutil
+
+    parser = argparse.ArgumentParser(prog="python -m boilerbench.cache", description=main.__doc__)
+    parser.add_argument("command", choices=("info", "clear"))
+    parser.add_argument("steps", nargs="*", help="only these artefact families (default: all)")
+    parser.add_argument("--dir", type=Path, default=Path(".cache/boilerbench"), help="the cache (paths.cache_dir)")
+    args = parser.parse_args(argv)
+    rows = [r for r in cache_report(args.dir) if not args.steps or r[0] in args.steps]
+    if args.command == "info":
+        print(f"{'step':<24} {'code version':<20} {'files':>9} {'MB':>10}")
+        for step, version, files, size in rows:
+            print(f"{step:<24} {version:<20} {files:>9,} {size / 1e6:>10.1f}")
+        print(f"{'total':<45} {sum(r[2] for r in rows):>9,} {sum(r[3] for r in rows) / 1e6:>10.1f}  ({args.dir})")
+        return 0
+    for step in sorted({r[0] for r in rows}):
+        shutil.rmtree(args.dir / step)
+    print(f"removed {sum(r[2] for r in rows):,} files, {sum(r[3] for r in rows) / 1e6:.1f} MB from {args.dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

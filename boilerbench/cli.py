@@ -1,6 +1,7 @@
 """``boilerbench extract``: run an extractor, or a trained model file, on your own pages.
 
-    boilerbench extract [--extractor NAME | --model PATH] INPUT... [-o OUT] [--format text|jsonl] [-j N]
+    boilerbench extract [--extractor NAME | --model PATH] INPUT... [-o OUT] [--format text|jsonl]
+                        [-j N | --cluster ADDRESS]
 
 INPUT is an HTML file, a folder (every file under it, recursively, hidden ones skipped, in
 sorted order), ``-`` (one page on standard input), a JSON Lines file (``.jsonl``/``.ndjson``: one
@@ -8,7 +9,9 @@ object a line with ``html`` and optional ``id`` and ``url``) or a WARC file (``.
 ``.warc.gz``: its HTML responses, read with FastWARC). Pages are decoded with the project's
 encoding detector (a WARC record's HTTP charset first).
 
-Output keeps the input order. ``--format jsonl`` writes one object per page (``id``, ``url``,
+``-j N`` extracts in N local processes; ``--cluster ADDRESS`` on a Dask cluster
+(:mod:`boilerbench.distributed`). Output keeps the input order. ``--format jsonl`` writes one
+object per page (``id``, ``url``,
 ``text``, ``error``, ``ms``); ``--format text`` writes the text of a single page as it is, and
 of several pages each after a ``==> ID <==`` line. A page that fails (an empty or binary file,
 an unreadable record, an extractor error) is reported on standard error and in the ``error``
@@ -237,6 +240,11 @@ def parser() -> argparse.ArgumentParser:
     ex.add_argument("-o", "--output", help="output file (default: standard output)")
     ex.add_argument("--format", choices=("text", "jsonl"), default="text", help="output format (default: text)")
     ex.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default: 1)")
+    ex.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="extract on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); needs the dask extra",
+    )
     ex.add_argument("--quiet", action="store_true", help="no progress bar")
     return top
 
@@ -253,7 +261,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
         try:
-            rows = run_pages(iter_items(args.inputs), args.jobs, args.extractor, args.model, loaded)
+            if args.cluster:
+                from boilerbench.distributed import run_on_cluster
+
+                rows = run_on_cluster(iter_items(args.inputs), args.cluster, args.extractor, args.model)
+            else:
+                rows = run_pages(iter_items(args.inputs), args.jobs, args.extractor, args.model, loaded)
             pages, failures = write_rows(rows, out, args.format, several, not args.quiet and sys.stderr.isatty())
         finally:
             if out is not sys.stdout:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from boilerbench.cache import cached_array, content_key, set_cache_dir
+from boilerbench.cache import cached_array, cached_text, content_key, set_cache_dir
 from boilerbench.datasets.page import Page
 
 
@@ -34,3 +34,22 @@ def test_gold_labels_are_shared_through_the_cache(tmp_path):
     assert len(list((tmp_path / "gold_labels").rglob("*.npy"))) == 1
     assert Page("b", html, gold).gold_labels.tolist() == [0, 1]
     assert len(list((tmp_path / "gold_labels").rglob("*.npy"))) == 1
+
+
+def test_cache_info_and_clear(tmp_path, capsys):
+    from boilerbench.cache import cache_report, main
+
+    set_cache_dir(tmp_path)
+    try:
+        cached_array("feats", "v1", ("page a",), lambda: np.zeros(10))
+        cached_array("feats", "v1", ("page b",), lambda: np.zeros(10))
+        cached_text("enc", "v2", ("page a",), lambda: "utf-8")
+    finally:
+        set_cache_dir(None)
+    report = {(step, version): files for step, version, files, _ in cache_report(tmp_path)}
+    assert report == {("enc", "v2"): 1, ("feats", "v1"): 2}
+    assert main(["info", "--dir", str(tmp_path)]) == 0
+    assert "feats" in capsys.readouterr().out
+    assert main(["clear", "feats", "--dir", str(tmp_path)]) == 0
+    assert [r[0] for r in cache_report(tmp_path)] == ["enc"]
+    assert "removed 2 files" in capsys.readouterr().out

@@ -1,7 +1,7 @@
 """The one aligner: turns a text (gold, or an extractor's output) into labels over blocks.
 
 The page's block token stream is aligned to the text's token stream with an optimal LCS
-alignment (rapidfuzz's bit-parallel ``LCSseq.editops`` on token lists), and a block is content
+alignment (:func:`boilerbench.lcs.lcs_alignment`), and a block is content
 (1) when more than ``threshold`` (default 2/3) of its normalised tokens are matched. Web2Text
 used 2/3 of characters; tokens are what the CleanEval score counts, so a block labelled
 content is one whose words the metric credits. A block with no normalised token (only
@@ -15,36 +15,15 @@ from fractions import Fraction
 from itertools import chain
 
 import numpy as np
-from rapidfuzz.distance import LCSseq
 
 from boilerbench.datasets.blocks import Blocks
+from boilerbench.lcs import lcs_alignment
 from boilerbench.tokenizer import normalise_tokens
-
-#: Refuse alignments whose bit-parallel matrix would exceed this many cells (about 2 GB):
-#: only a pathological page (millions of tokens on both sides) gets near it.
-MAX_CELLS = 16_000_000_000
-
-
-class AlignmentTooLargeError(ValueError):
-    """The two token streams are too long to align within the memory bound."""
-
-
-def token_alignment(source: Sequence[str], target: Sequence[str]) -> np.ndarray:
-    """For each ``source`` token, the index of the ``target`` token it is matched to in an optimal
-    LCS alignment, or -1."""
-    match = np.full(len(source), -1, dtype=np.int64)
-    if not source or not target:
-        return match
-    if len(source) * len(target) > MAX_CELLS:
-        raise AlignmentTooLargeError(f"cannot align {len(source)} x {len(target)} tokens")
-    for block in LCSseq.editops(source, target).as_matching_blocks():
-        match[block.a : block.a + block.size] = np.arange(block.b, block.b + block.size)
-    return match
 
 
 def matched_tokens(source: Sequence[str], target: Sequence[str]) -> np.ndarray:
     """Boolean mask over ``source``: True where the token is part of an optimal LCS with ``target``."""
-    return token_alignment(source, target) >= 0
+    return lcs_alignment(source, target) >= 0
 
 
 def align_labels(blocks: Blocks, text: str, threshold: float = 2 / 3) -> np.ndarray:

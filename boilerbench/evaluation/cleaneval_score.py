@@ -50,8 +50,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from rapidfuzz.distance import LCSseq
 
+from boilerbench.lcs import lcs_alignment, lcs_length
 from boilerbench.text import CLEANEVAL_MARKER, CLEANEVAL_URL_LINE, strip_cleaneval_markup
 from boilerbench.tokenizer import normalise_tokens, tokenizer_for
 
@@ -91,7 +91,7 @@ def cleaneval_counts(prediction: str, gold: str, tokenizer: str | None = None) -
     """LCS length and token counts of ``prediction`` against ``gold`` (text only)."""
     tokenizer = page_tokenizer(prediction, gold, tokenizer)
     pred, ref = cleaneval_tokens(prediction, tokenizer), cleaneval_tokens(gold, tokenizer)
-    return CleanEvalCounts(int(LCSseq.similarity(pred, ref)), len(pred), len(ref))
+    return CleanEvalCounts(lcs_length(pred, ref), len(pred), len(ref))
 
 
 def cleaneval_score(prediction: str, gold: str, tokenizer: str | None = None) -> float:
@@ -151,9 +151,7 @@ def segment_validity(prediction_markup: str, gold_markup: str, tokenizer: str | 
     n_pred, n_ref = len(np.unique(pred_seg)), len(np.unique(ref_seg))
     if n_pred == 0 or n_ref == 0:
         return 100.0 if n_pred == n_ref else 0.0
-    match = np.full(len(pred), -1, dtype=np.int64)
-    for block in LCSseq.editops(pred, ref).as_matching_blocks():
-        match[block.a : block.a + block.size] = np.arange(block.b, block.b + block.size)
+    match = lcs_alignment(pred, ref)
     # first and last token of every segment, on both sides
     pred_first = np.flatnonzero(np.r_[True, pred_seg[1:] != pred_seg[:-1]])
     pred_last = np.r_[pred_first[1:] - 1, len(pred) - 1]
@@ -174,7 +172,7 @@ def markup_edit_counts(prediction_markup: str, gold_markup: str, tokenizer: str 
     """LCS length and token counts of the TM streams (markers as tokens) of a prediction and a gold."""
     tokenizer = page_tokenizer(prediction_markup, gold_markup, tokenizer)
     pred, ref = markup_tokens(prediction_markup, tokenizer), markup_tokens(gold_markup, tokenizer)
-    return CleanEvalCounts(int(LCSseq.similarity(pred, ref)), len(pred), len(ref))
+    return CleanEvalCounts(lcs_length(pred, ref), len(pred), len(ref))
 
 
 def cleaneval_markup_score(prediction_markup: str, gold_markup: str, tokenizer: str | None = None) -> float:

@@ -25,8 +25,9 @@ from boilerbench.evaluation.aggregates import add_intervals
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
 from boilerbench.experiments.model_file import save_model_file
+from boilerbench.experiments.parallel import evaluate_pages
 from boilerbench.experiments.results import format_summary, write_results
-from boilerbench.experiments.scoring import PageResult, aggregate, by_page_type, evaluate_page
+from boilerbench.experiments.scoring import PageResult, aggregate, by_page_type
 from boilerbench.experiments.seed import seed_everything
 from boilerbench.extractors.base import Extractor, Persistent
 from boilerbench.extractors.compose import CONF_DIR, build, make_extractor
@@ -106,13 +107,17 @@ def fit_extractor(
 
 
 def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
-    """Extract and score every page, releasing each page's tree once it is scored."""
-    limit = int(cfg.max_page_mb * 1_000_000)
-    results = []
-    for page in tqdm(pages, desc="extract", unit="page", disable=not cfg.progress, leave=False):
-        results.append(evaluate_page(extractor, page, limit, rouge=bool(cfg.get("rouge", False))))
-        page.release()
-    return results
+    """Extract and score every page (in ``cfg.n_workers`` processes), releasing each page's tree once it is scored."""
+    pages = list(pages)
+    with tqdm(total=len(pages), desc="extract", unit="page", disable=not cfg.progress, leave=False) as bar:
+        return evaluate_pages(
+            extractor,
+            pages,
+            int(cfg.max_page_mb * 1_000_000),
+            rouge=bool(cfg.get("rouge", False)),
+            n_workers=int(cfg.get("n_workers", 1)),
+            on_result=bar.update,
+        )
 
 
 def summarise(

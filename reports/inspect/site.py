@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from boilerbench.atomic import atomic_write_text
-from boilerbench.datasets.align import AlignmentTooLargeError, token_alignment
+from boilerbench.lcs import AlignmentTooLargeError, lcs_alignment
 from boilerbench.tokenizer import normalise_tokens
 from reports.inspect.load import OUTCOME_NAMES, PageView
 from reports.runfiles import Run
@@ -121,7 +121,7 @@ def diff_html(source: str, target: str, css: str) -> str:
     tokens = [t for line in lines for t in line]
     keys = [" ".join(normalise_tokens(t)) for t in tokens]
     try:
-        matched = token_alignment(keys, [" ".join(normalise_tokens(t)) for t in target.split()]) >= 0
+        matched = lcs_alignment(keys, [" ".join(normalise_tokens(t)) for t in target.split()]) >= 0
     except AlignmentTooLargeError:
         matched = np.ones(len(tokens), dtype=bool)
     out, k = [], 0

@@ -13,8 +13,8 @@ import re
 
 import numpy as np
 
-from boilerbench.datasets.align import token_alignment
 from boilerbench.datasets.page import Page
+from boilerbench.lcs import lcs_alignment
 from boilerbench.text import CLEANEVAL_MARKER, CLEANEVAL_URL_LINE
 from boilerbench.tokenizer import normalise_tokens
 
@@ -47,7 +47,7 @@ def crf_labels(page: Page) -> list[str]:
     tokens, kinds, opens = gold_paragraphs(markup, page.tokenizer)
     per_block = blocks.tokens
     flat = [t for words in per_block for t in words]
-    match = token_alignment(flat, tokens)
+    match = lcs_alignment(flat, tokens)
     labels = []
     start = 0
     for i, words in enumerate(per_block):

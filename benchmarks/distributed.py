@@ -1,0 +1,76 @@
+"""Extraction throughput of ``boilerbench extract`` in one process, in ``-j 2`` local processes and
+on a local Dask cluster of two worker processes, on the same pages, with the outputs compared;
+and Dask's own per-task overhead (1,000 empty tasks), which decides the batch size.
+
+    BOILERBENCH_DATA=../shared/datasets python benchmarks/distributed.py [--dataset wcxb]
+        [--pages 1000] [--extractor trafilatura] [--batch 16]
+
+The pages are every page of the dataset's default split (train, validation and test), first
+``--pages`` of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Iterator
+
+from cli import run_main
+from datasets import load
+
+from boilerbench import cli
+from boilerbench.errors import import_optional
+
+
+def noop(x: int) -> int:
+    return x
+
+
+def timed(rows: Callable[[], Iterator[dict]]) -> tuple[list[dict], float]:
+    start = time.perf_counter()
+    out = list(rows())
+    return out, time.perf_counter() - start
+
+
+def texts(rows: list[dict]) -> list[tuple[str, str, str]]:
+    return [(r["id"], r["text"], r["error"]) for r in rows]
+
+
+def main(argv: list[str]) -> int:
+    from boilerbench.distributed import run_on_cluster
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dataset", default="wcxb")
+    parser.add_argument("--pages", type=int, default=1000)
+    parser.add_argument("--extractor", default="trafilatura")
+    parser.add_argument("--batch", type=int, default=16)
+    args = parser.parse_args(argv)
+    distributed = import_optional("distributed", "dask[distributed]", 'pip install -e ".[dask]"')
+
+    split, _ = load(args.dataset)
+    pages = [*split.train, *split.validation, *split.test][: args.pages]
+    items = [cli.Item(p.id, p.html.encode("utf-8"), p.url, "utf-8") for p in pages]
+    print(f"{len(items)} pages of {args.dataset}, extractor {args.extractor}")
+
+    local, one_s = timed(lambda: cli.run_pages(items, 1, args.extractor, None))
+    jobs, two_s = timed(lambda: cli.run_pages(items, 2, args.extractor, None))
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with distributed.Client(cluster) as client:
+        start = time.perf_counter()
+        client.gather(client.map(noop, range(1000), pure=False))
+        overhead_ms = (time.perf_counter() - start) / 1000 * 1000 * 2  # two workers share the wall time
+        client.run(lambda: __import__("boilerbench.cli"))  # warm imports, as a long-running cluster has them
+        remote, dask_s = timed(lambda: run_on_cluster(items, client, args.extractor, None, batch=args.batch))
+    cluster.close()
+
+    print(f"dask per-task overhead: {overhead_ms:.2f} ms of worker time per empty task (1,000 tasks, 2 workers)")
+    print(f"{'mode':<28} {'pages/s':>9} {'vs one process':>15}")
+    for mode, seconds in (("one process", one_s), ("-j 2", two_s), (f"dask 2 workers, batch {args.batch}", dask_s)):
+        print(f"{mode:<28} {len(items) / seconds:>9.1f} {one_s / seconds:>14.2f}x")
+    same = texts(local) == texts(jobs) == texts(remote)
+    print(f"identical outputs (id, text, error) in all three modes: {same}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    run_main(main)

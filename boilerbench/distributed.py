@@ -1,0 +1,74 @@
+"""``boilerbench extract --cluster ADDRESS``: extraction over many machines with Dask distributed.
+
+Why Dask: the work is a plain map over independent pages, which Dask's scheduler runs with a
+small overhead per task (measured by ``benchmarks/distributed.py``); the same code runs on a
+laptop (``LocalCluster``), on Slurm / PBS / Kubernetes (dask-jobqueue, dask-kubernetes) and on a
+``dask scheduler`` / ``dask worker`` pair started by hand; and it is a pure-Python install, where
+Ray's wheel is about 70 MB with its own object store and dashboard.
+
+Pages are sent in batches (one task per ``batch`` pages, so the per-task overhead is shared);
+each worker loads the extractor once (a model file must be readable on every worker at the
+same path: a shared file system). At most ``window`` batches per worker are in flight, so an
+input of any size streams through bounded memory, and rows come back in input order. When a
+worker dies mid-run, the scheduler runs its batches again on the others (Dask's
+``distributed.scheduler.allowed-failures``, 3 by default); a batch that kills every worker it
+is given ends as ``KilledWorker``, and each of its pages is reported with that error. No page
+is lost.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import deque
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import Any
+
+from boilerbench.errors import import_optional
+
+
+@functools.lru_cache(maxsize=4)
+def _worker_extractor(extractor: str | None, model: str | None) -> Any:
+    from boilerbench.cli import load_extractor
+
+    return load_extractor(extractor, model)
+
+
+def extract_batch(items: list, extractor: str | None, model: str | None) -> list[dict]:
+    """The task: the rows of a batch of :class:`~boilerbench.cli.Item` (on a worker)."""
+    from boilerbench import cli
+
+    cli._extractor = _worker_extractor(extractor, model)
+    return [cli.process(item) for item in items]
+
+
+def _failed(items: list, err: BaseException) -> list[dict]:
+    message = f"{type(err).__name__}: {err}"[:500]
+    return [{"id": i.id, "url": i.url, "text": "", "error": message, "ms": 0.0} for i in items]
+
+
+def run_on_cluster(
+    items: Iterable, address: Any, extractor: str | None, model: str | None, batch: int = 16, window: int = 4
+) -> Iterator[dict]:
+    """The rows of ``items`` in input order, extracted on the Dask cluster at ``address`` (a
+    scheduler address such as ``tcp://host:8786``, or a ``distributed.Client``)."""
+    distributed = import_optional("distributed", "dask[distributed]", 'install it with: pip install -e ".[dask]"')
+    client = address if isinstance(address, distributed.Client) else distributed.Client(address)
+    try:
+        in_flight = max(1, window * max(1, len(client.scheduler_info()["workers"])))
+        iterator = iter(items)
+        queue: deque = deque()
+        while True:
+            while len(queue) < in_flight and (chunk := list(islice(iterator, batch))):
+                queue.append((chunk, client.submit(extract_batch, chunk, extractor, model, pure=False)))
+            if not queue:
+                return
+            chunk, future = queue.popleft()
+            try:
+                rows = future.result()
+            except Exception as err:  # KilledWorker, or a worker that cannot import the project
+                rows = _failed(chunk, err)
+            yield from rows
+    finally:
+        if client is not address:
+            client.close()

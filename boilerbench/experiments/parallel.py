@@ -1,0 +1,124 @@
+"""Extraction and scoring of a run's pages, in this process or in ``n_workers`` processes.
+
+Workers are forked, so they inherit the fitted extractor and the pages without pickling them,
+and each is pinned to one thread (torch, BLAS) so that N workers keep N cores busy and no more.
+Results come back in page order and are the same as with one process: every step of
+:func:`~boilerbench.experiments.scoring.evaluate_page` is deterministic given the extractor.
+An exception inside an extractor is already a per-page error; a worker that *dies* (a segfault
+in a C parser, the kernel's out-of-memory killer) breaks the pool: the pages that were not
+finished are run again, and a page that was in flight at two crashes is then run alone in a
+fresh worker: if that worker dies too, the page gets the error ``WorkerCrashed``, and every
+other page its result. No page is lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+
+from boilerbench.datasets.page import Page
+from boilerbench.experiments.scoring import PageResult, evaluate_page
+from boilerbench.extractors.base import Extraction, Extractor
+
+log = logging.getLogger(__name__)
+
+#: What forked workers inherit: (extractor, pages, max_html_chars, rouge).
+_job: tuple | None = None
+
+
+class WorkerCrashed(RuntimeError):
+    """The worker process extracting a page died (twice, the second time alone)."""
+
+
+class _Crashed:
+    """Stands in for the extractor of a page whose worker died: its extraction is that error."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> _Crashed:
+        return self
+
+    def extract(self, page: Page) -> Extraction:
+        raise WorkerCrashed(self.message)
+
+
+def _one_thread() -> None:
+    os.environ["OMP_NUM_THREADS"] = "1"
+    try:
+        import torch
+    except ImportError:
+        return
+    torch.set_num_threads(1)
+
+
+def _evaluate(index: int) -> PageResult:
+    assert _job is not None
+    extractor, pages, limit, rouge = _job
+    result = evaluate_page(extractor, pages[index], limit, rouge=rouge)
+    pages[index].release()
+    return result
+
+
+def _round(indices: list[int], n_workers: int, done: Callable[[int, PageResult], None]) -> list[int]:
+    """Evaluate ``indices`` in a fresh pool; the indices left unfinished when a worker died."""
+    context = multiprocessing.get_context("fork")
+    unfinished = []
+    with ProcessPoolExecutor(n_workers, mp_context=context, initializer=_one_thread) as pool:
+        futures = {pool.submit(_evaluate, i): i for i in indices}
+        for future in as_completed(futures):
+            try:
+                done(futures[future], future.result())
+            except BrokenProcessPool:
+                unfinished.append(futures[future])
+    return sorted(unfinished)
+
+
+def evaluate_pages(
+    extractor: Extractor,
+    pages: Sequence[Page],
+    max_html_chars: int,
+    rouge: bool = False,
+    n_workers: int = 1,
+    on_result: Callable[[], object] = lambda: None,
+) -> list[PageResult]:
+    """Extract and score ``pages`` (in ``n_workers`` forked processes when > 1), in page order;
+    ``on_result`` is called once per finished page (a progress bar)."""
+    global _job
+    pages = list(pages)
+    results: list[PageResult | None] = [None] * len(pages)
+
+    def done(index: int, result: PageResult) -> None:
+        results[index] = result
+        on_result()
+
+    if n_workers <= 1 or len(pages) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if n_workers > 1 and len(pages) > 1:
+            log.warning("n_workers=%d needs the fork start method: running in one process", n_workers)
+        for index, page in enumerate(pages):
+            done(index, evaluate_page(extractor, page, max_html_chars, rouge=rouge))
+            page.release()
+        return [r for r in results if r is not None]
+    _job = (extractor, pages, max_html_chars, rouge)
+    crashes: Counter[int] = Counter()
+    try:
+        pending = list(range(len(pages)))
+        while pending:
+            unfinished = _round(pending, n_workers, done)
+            crashes.update(unfinished)
+            suspects = [i for i in unfinished if crashes[i] >= 2]
+            for index in suspects:  # alone in a fresh worker: a second death is this page's own
+                if _round([index], 1, done):
+                    message = f"the worker process died twice on page {pages[index].id!r}"
+                    log.warning("%s: recorded as its error", message)
+                    crashed = _Crashed(message)
+                    done(index, evaluate_page(crashed, pages[index], max_html_chars, rouge=rouge))
+            pending = [i for i in unfinished if crashes[i] < 2]
+    finally:
+        _job = None
+    return [r for r in results if r is not None]

@@ -1,0 +1,55 @@
+"""``boilerbench extract --cluster``: on a local Dask cluster of two worker processes started
+inside the test, the same rows as the local run, in input order, and a worker killed mid-run
+loses no page."""
+
+from __future__ import annotations
+
+import os
+import signal
+
+import pytest
+
+from boilerbench import cli
+
+distributed = pytest.importorskip("distributed")
+from boilerbench.distributed import run_on_cluster  # noqa: E402
+
+ARTICLE = "The river rose by two metres overnight and the old bridge was closed to traffic until Monday."
+
+
+def items(n: int) -> list[cli.Item]:
+    pages = [cli.Item(f"p{i}", f"<html><body><p>Page {i}: {ARTICLE}</p></body></html>".encode()) for i in range(n)]
+    pages[3] = cli.Item("p3", b"")  # a failing page is a row with its error, as locally
+    return pages
+
+
+def strip_ms(rows: list[dict]) -> list[dict]:
+    return [{k: v for k, v in r.items() if k != "ms"} for r in rows]
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with distributed.Client(cluster) as c:
+        yield c
+    cluster.close()
+
+
+def test_cluster_rows_equal_the_local_rows(client):
+    local = list(cli.run_pages(items(40), 1, "all_text", None))
+    remote = list(run_on_cluster(items(40), client, "all_text", None, batch=3, window=2))
+    assert strip_ms(remote) == strip_ms(local)
+    assert [r["id"] for r in remote] == [f"p{i}" for i in range(40)]
+    assert remote[3]["error"] == "empty page" and remote[0]["text"] == f"Page 0: {ARTICLE}"
+
+
+def test_a_worker_killed_mid_run_loses_no_page(client):
+    pids = list(client.run(os.getpid).values())
+    rows = run_on_cluster(items(200), client, "all_text", None, batch=2, window=4)
+    first = next(rows)
+    os.kill(pids[0], signal.SIGKILL)  # the nanny restarts it; its batches run again elsewhere
+    rest = list(rows)
+    local = list(cli.run_pages(items(200), 1, "all_text", None))
+    assert strip_ms([first, *rest]) == strip_ms(local)
+    client.wait_for_workers(2)
+    assert pids[0] not in client.run(os.getpid).values(), "the worker was not killed"
