@@ -6,6 +6,8 @@ BIN := $(VENV)/bin
 # The CPU build of torch; installed before the project so that pip does not pull a CUDA build.
 TORCH ?= torch==2.13.0
 ARGS ?=
+# pytest-xdist workers of `make test` (one per core of the 2-core CI machine; 1 for a debugger).
+TEST_WORKERS ?= 2
 # Data: $$BOILERBENCH_DATA if set, else a shared/datasets folder beside the checkout if there is one
 # (else run.py looks in ./data and downloads).
 ifeq ($(origin BOILERBENCH_DATA), undefined)
@@ -40,7 +42,7 @@ run: $(VENV)/.installed
 	$(BIN)/python run.py $(ARGS)
 
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest $(ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(ARGS)
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

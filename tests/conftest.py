@@ -21,6 +21,16 @@ NAV_PAGE = (
 )
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``make test`` runs two workers), each worker computes on one thread,
+    so that N workers keep N cores busy instead of fighting over them."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ["OMP_NUM_THREADS"] = "1"
+        import torch
+
+        torch.set_num_threads(1)
+
+
 @pytest.fixture(autouse=True)
 def _no_disk_cache():
     """Tests compute artefacts fresh unless they point the cache somewhere themselves."""
