@@ -52,9 +52,16 @@ lint: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/speed.py $(ARGS)
 
+# Prints the wall time of each experiment at the end (also in reports/out/time_budget.txt).
 reports: $(VENV)/.installed
-	for e in $(EXPERIMENTS); do $(BIN)/python run.py experiment=$$e hydra/launcher=parallel progress=false || exit 1; done
-	$(BIN)/python -m reports
+	@mkdir -p reports/out && printf "%-32s %8s\n" experiment seconds > reports/out/time_budget.txt
+	for e in $(EXPERIMENTS); do \
+	  start=$$(date +%s); \
+	  $(BIN)/python run.py experiment=$$e hydra/launcher=parallel progress=false || exit 1; \
+	  printf "%-32s %8d\n" $$e $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
+	done
+	start=$$(date +%s); $(BIN)/python -m reports && printf "%-32s %8d\n" "python -m reports" $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt
+	@cat reports/out/time_budget.txt
 
 clean:
 	rm -rf $(VENV) .cache outputs multirun models

@@ -1,7 +1,7 @@
 """``boilerbench extract --cluster ADDRESS``: extraction over many machines with Dask distributed.
 
 Why Dask: the work is a plain map over independent pages, which Dask's scheduler runs with a
-small overhead per task (measured by ``benchmarks/distributed.py``); the same code runs on a
+small overhead per task (measured by ``benchmarks/cluster_extract.py``); the same code runs on a
 laptop (``LocalCluster``), on Slurm / PBS / Kubernetes (dask-jobqueue, dask-kubernetes) and on a
 ``dask scheduler`` / ``dask worker`` pair started by hand; and it is a pure-Python install, where
 Ray's wheel is about 70 MB with its own object store and dashboard.

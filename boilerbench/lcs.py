@@ -10,10 +10,11 @@ memory), after two reductions that never change the LCS length:
 On a page that an extractor keeps almost whole, or drops whole, this leaves little or nothing
 to align, so a 20 MB page is scored in seconds instead of hours. What remains is refused with
 :class:`AlignmentTooLargeError` (a per-page error) above a bound of time (the length) or memory
-(the alignment). The alignment applies the reductions only to streams above
-``REDUCE_ABOVE_CELLS``: below it, rapidfuzz aligns the full streams, so the labels of every page
-of the datasets are those the pinned figures were measured with (the reductions keep the
-alignment optimal, but may pick another of several equally long ones).
+(the alignment). The reductions apply only to streams above ``REDUCE_ABOVE_CELLS``: on the
+datasets' pages they cost about 10 % more than they save (``benchmarks/lcs_speed.py``), and
+below it rapidfuzz aligns the full streams, so the labels of every page of the datasets are
+those the pinned figures were measured with (the reductions keep the alignment optimal, but may
+pick another of several equally long ones).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from rapidfuzz.distance import LCSseq
 MAX_ALIGNMENT_CELLS = 16_000_000_000
 #: Refuse an LCS length over more cells than this (about 15 s of rapidfuzz on one core).
 MAX_LENGTH_CELLS = 120_000_000_000
-#: Alignments over more cells than this (about 0.5 GB of matrix) are reduced first.
+#: Streams over more cells than this (about 0.5 s, or 0.5 GB of alignment matrix) are reduced first.
 REDUCE_ABOVE_CELLS = 4_000_000_000
 
 
@@ -66,6 +67,8 @@ def _check(n: int, m: int, bound: int, what: str) -> None:
 
 def lcs_length(a: Sequence[str], b: Sequence[str]) -> int:
     """Length of a longest common subsequence of ``a`` and ``b``."""
+    if len(a) * len(b) <= REDUCE_ABOVE_CELLS:
+        return int(LCSseq.similarity(a, b))
     ends, _, mid_a, mid_b = _reduce(a, b)
     if len(mid_a) == 0 or len(mid_b) == 0:
         return len(ends)

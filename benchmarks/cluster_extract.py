@@ -2,7 +2,7 @@
 on a local Dask cluster of two worker processes, on the same pages, with the outputs compared;
 and Dask's own per-task overhead (1,000 empty tasks), which decides the batch size.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/distributed.py [--dataset wcxb]
+    BOILERBENCH_DATA=../shared/datasets python benchmarks/cluster_extract.py [--dataset wcxb]
         [--pages 1000] [--extractor trafilatura] [--batch 16]
 
 The pages are every page of the dataset's default split (train, validation and test), first
