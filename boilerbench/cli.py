@@ -12,9 +12,9 @@ encoding detector (a WARC record's HTTP charset first).
 ``-j N`` extracts in N local processes; ``--cluster ADDRESS`` on a Dask cluster
 (:mod:`boilerbench.distributed`). Output keeps the input order. ``--format jsonl`` writes one
 object per page (``id``, ``url``, ``text``, ``error``, ``ms``); ``--format text`` writes the text
-of a single page as it is, and of several pages each after a ``==> ID <==`` line. A page that fails (an empty or binary file,
-an unreadable record, an extractor error) is reported on standard error and in the ``error``
-field, and the other pages go on. Exit status: 0 when every page succeeded, 1 when some failed,
+of a single page as it is, and of several pages each after a ``==> ID <==`` line. A page that
+fails (an empty or binary file, an unreadable record, an extractor error) is reported on
+standard error and in the ``error`` field, and the other pages go on. Exit status: 0 when every page succeeded, 1 when some failed,
 2 on a usage error (an unknown extractor lists the valid ones; a missing input; a model file
 made by incompatible versions).
 

@@ -68,6 +68,7 @@ def test_a_huge_but_almost_equal_pair_is_fast_and_exact():
 
 
 def test_what_remains_too_large_is_a_clear_error(monkeypatch):
+    monkeypatch.setattr(lcs, "REDUCE_ABOVE_CELLS", 0)
     monkeypatch.setattr(lcs, "MAX_LENGTH_CELLS", 10)
     monkeypatch.setattr(lcs, "MAX_ALIGNMENT_CELLS", 10)
     a, b = ["a", "b", "c", "d"], ["d", "c", "b", "a"]
