@@ -14,9 +14,9 @@ encoding detector (a WARC record's HTTP charset first).
 object per page (``id``, ``url``, ``text``, ``error``, ``ms``); ``--format text`` writes the text
 of a single page as it is, and of several pages each after a ``==> ID <==`` line. A page that
 fails (an empty or binary file, an unreadable record, an extractor error) is reported on
-standard error and in the ``error`` field, and the other pages go on. Exit status: 0 when every page succeeded, 1 when some failed,
-2 on a usage error (an unknown extractor lists the valid ones; a missing input; a model file
-made by incompatible versions).
+standard error and in the ``error`` field, and the other pages go on. Exit status: 0 when every
+page succeeded, 1 when some failed, 2 on a usage error (an unknown extractor lists the valid
+ones; a missing input; a model file made by incompatible versions).
 
 This is the top floor: it imports the runner's pieces; nothing imports it.
 """
