@@ -11,6 +11,7 @@ from boilerbench.evaluation import (
     cleaneval_micro,
     cleaneval_score,
     token_prf,
+    word_prf,
 )
 
 
@@ -116,3 +117,13 @@ def test_rouge_lsum_by_hand():
     assert rouge_lsum("", "") == PRF(1.0, 1.0, 1.0)
     assert rouge_lsum("x", "") == PRF(0.0, 1.0, 0.0)
     assert rouge_lsum("", "gold") == PRF(0.0, 0.0, 0.0)
+
+
+def test_wcxb_word_f1_counts_word_characters_runs():
+    # pred words: state of the art model (5); gold: the state of art (4); overlap 4
+    prf = word_prf("State-of-the-art model.", "The state of art")
+    assert prf.precision == pytest.approx(0.8) and prf.recall == 1.0
+    assert prf.f1 == pytest.approx(2 * 0.8 / 1.8)
+    # the token metric sees "state-of-the-art" as one token, not in the gold
+    assert token_prf("State-of-the-art model.", "The state of art").f1 == 0.0
+    assert word_prf("", "").f1 == 1.0 and word_prf("x", "").f1 == 0.0 and word_prf("", "x").f1 == 0.0

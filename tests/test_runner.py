@@ -56,7 +56,7 @@ def test_run_writes_consistent_results(tmp_path):
     for key in ("extractor", "dataset", "split", "n_pages", "n_errors", "metrics", "timing", "config"):
         assert key in on_disk
     assert on_disk["n_pages"] == 4 and on_disk["split"] == "all"
-    assert set(on_disk["metrics"]) == {"cleaneval", "block", "token", "lcs_error"}
+    assert set(on_disk["metrics"]) == {"cleaneval", "block", "token", "word", "lcs_error"}
     figures = {"accuracy", "precision", "recall", "f1", "macro_f1"}
     assert set(on_disk["metrics"]["block"]) == figures | {f"{f}_ci95" for f in figures}
     # every figure of the summary has its page-bootstrap interval, around it
@@ -70,6 +70,7 @@ def test_run_writes_consistent_results(tmp_path):
     assert list(pages["page_id"].astype(str)) == ["a", "b", "binary", "empty"]
     assert on_disk["metrics"]["cleaneval"]["mean"] == pytest.approx(pages["cleaneval"].mean())
     assert on_disk["metrics"]["token"]["f1"] == pytest.approx(pages["token_f1"].mean())
+    assert on_disk["metrics"]["word"]["f1"] == pytest.approx(pages["word_f1"].mean())
     assert on_disk["metrics"]["lcs_error"]["wrong_rate"] == pytest.approx(pages["lcs_wrong"].mean())
     # the binary page extracts something that is not its gold: error 1, wrong; page a is exact
     assert list(pages["lcs_wrong"]) == [False, pages.loc[1, "lcs_error"] > 0.2, True, False]

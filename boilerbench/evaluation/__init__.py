@@ -18,7 +18,7 @@ from boilerbench.evaluation.cleaneval_score import (
 from boilerbench.evaluation.lcs_error import WRONG_THRESHOLD, is_wrong, lcs_error, lcs_error_from_counts
 from boilerbench.evaluation.rouge import rouge_lsum
 from boilerbench.evaluation.snippets import SnippetCounts, snippet_counts, snippet_summary
-from boilerbench.evaluation.token import token_prf
+from boilerbench.evaluation.token import token_prf, word_prf
 
 __all__ = [
     "PRF",
@@ -47,4 +47,5 @@ __all__ = [
     "snippet_counts",
     "snippet_summary",
     "token_prf",
+    "word_prf",
 ]

@@ -28,6 +28,7 @@ from boilerbench.evaluation import (
     snippet_summary,
     text_only_markup,
     token_prf,
+    word_prf,
 )
 from boilerbench.extractors.base import Extraction, Extractor
 
@@ -106,6 +107,7 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     tokenizer = page.tokenizer
     ce = cleaneval_counts(text, page.gold_text, tokenizer)
     tok = token_prf(text, page.gold_text, tokenizer)
+    word = word_prf(text, page.gold_text)
     error_share = lcs_error_from_counts(ce)
     row = {
         **_identity(page),
@@ -116,6 +118,9 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
         "token_precision": tok.precision,
         "token_recall": tok.recall,
         "token_f1": tok.f1,
+        "word_precision": word.precision,
+        "word_recall": word.recall,
+        "word_f1": word.f1,
     }
     if rouge:
         lsum = rouge_lsum(text, page.gold_text, tokenizer)
@@ -185,9 +190,12 @@ def aggregate(results: Sequence[PageResult]) -> dict:
             "wrong_rate": float(np.mean([r["lcs_wrong"] for r in rows])) if rows else float("nan"),
         },
         "block": block_metrics(r.blocks for r in results if r.blocks is not None),
-        "token": {
-            k: float(np.mean([r[f"token_{k}"] for r in rows])) if rows else float("nan")
-            for k in ("precision", "recall", "f1")
+        **{
+            group: {
+                k: float(np.mean([r[f"{group}_{k}"] for r in rows])) if rows else float("nan")
+                for k in ("precision", "recall", "f1")
+            }
+            for group in ("token", "word")
         },
     }
     if rows and "rouge_f1" in rows[0]:
