@@ -16,6 +16,7 @@ from hydra import compose, initialize_config_dir
 from lxml import html as lxml_html
 
 from boilerbench.experiments import run
+from boilerbench.render import FLAGS
 from reports.compare import compare_runs
 from reports.runfiles import Run
 
@@ -200,17 +201,6 @@ def test_a_truncated_predictions_file_is_reported(runs, tmp_path):
 
 # --- the viewer in a real browser ----------------------------------------------------------
 
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)
-
 
 @pytest.fixture
 def browser(tmp_path):
@@ -227,7 +217,7 @@ def browser(tmp_path):
         pytest.skip("headless Chromium (Debian's chromium, chromium-driver) or selenium is not installed")
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
-    for flag in (*CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1000"):
+    for flag in (*FLAGS, f"--user-data-dir={tmp_path / 'profile'}"):  # FIASCO's flags: no network
         options.add_argument(flag)
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     yield driver
