@@ -192,8 +192,10 @@ def _size(path: Path) -> tuple[int, int]:
 
 def cache_report(root: Path) -> list[tuple[str, str, int, int]]:
     """(step, code version, files, bytes) of every artefact family under the cache ``root``."""
+    if not root.is_dir():
+        return []
     rows = []
-    for step in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+    for step in sorted(p for p in root.iterdir() if p.is_dir()):
         for version in sorted(p for p in step.iterdir() if p.is_dir()):
             rows.append((step.name, version.name, *_size(version)))
     return rows

@@ -171,8 +171,10 @@ def _init_worker(extractor: str | None, model: str | None) -> None:
     _extractor = load_extractor(extractor, model)
 
 
-def process(item: Item) -> dict:
-    """Extract one page: a JSONL row (``id``, ``url``, ``text``, ``error``, ``ms``)."""
+def process(item: Item, extractor: Any = None) -> dict:
+    """Extract one page with ``extractor`` (default: this process's, set by the worker
+    initializer): a JSONL row (``id``, ``url``, ``text``, ``error``, ``ms``). An item that
+    carries an error is not extracted: its row reports the error."""
     start = time.perf_counter()
     text, error = "", item.error
     if not error:
@@ -183,7 +185,7 @@ def process(item: Item) -> dict:
     if not error:
         try:
             html = decode_bytes(item.data, (item.charset,) if item.charset else ())
-            text = _extractor.extract(Page(item.id, html, "", item.url)).text
+            text = (extractor or _extractor).extract(Page(item.id, html, "", item.url)).text
         except Exception as err:  # one bad page never stops the others
             error = f"{type(err).__name__}: {err}"[:500]
     return {"id": item.id, "url": item.url, "text": text, "error": error, "ms": 1000 * (time.perf_counter() - start)}

@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from itertools import islice
 from typing import Any
 
@@ -36,15 +37,18 @@ def _worker_extractor(extractor: str | None, model: str | None) -> Any:
 
 def extract_batch(items: list, extractor: str | None, model: str | None) -> list[dict]:
     """The task: the rows of a batch of :class:`~boilerbench.cli.Item` (on a worker)."""
-    from boilerbench import cli
+    from boilerbench.cli import process
 
-    cli._extractor = _worker_extractor(extractor, model)
-    return [cli.process(item) for item in items]
+    loaded = _worker_extractor(extractor, model)
+    return [process(item, loaded) for item in items]
 
 
 def _failed(items: list, err: BaseException) -> list[dict]:
+    """The rows of a batch whose task failed: each page reports the task's error."""
+    from boilerbench.cli import process
+
     message = f"{type(err).__name__}: {err}"[:500]
-    return [{"id": i.id, "url": i.url, "text": "", "error": message, "ms": 0.0} for i in items]
+    return [process(replace(item, data=b"", error=message)) for item in items]
 
 
 def run_on_cluster(

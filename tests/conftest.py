@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from boilerbench.cache import set_cache_dir
+from boilerbench.experiments.parallel import one_thread
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -25,10 +26,7 @@ def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist (``make test`` runs two workers), each worker computes on one thread,
     so that N workers keep N cores busy instead of fighting over them."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
-        os.environ["OMP_NUM_THREADS"] = "1"
-        import torch
-
-        torch.set_num_threads(1)
+        one_thread()
 
 
 @pytest.fixture(autouse=True)

@@ -53,3 +53,12 @@ def test_a_worker_killed_mid_run_loses_no_page(client):
     assert strip_ms([first, *rest]) == strip_ms(local)
     client.wait_for_workers(2)
     assert pids[0] not in client.run(os.getpid).values(), "the worker was not killed"
+
+
+def test_a_failed_task_reports_each_of_its_pages(client, tmp_path):
+    """A batch whose task fails on the worker (here: a model file the workers cannot read) is
+    one row per page, with the task's error, in input order."""
+    missing = str(tmp_path / "no.model")
+    rows = list(run_on_cluster(items(5), client, None, missing, batch=2, window=1))
+    assert [r["id"] for r in rows] == [f"p{i}" for i in range(5)]
+    assert all(r["text"] == "" and r["error"].startswith("UsageError: no such model file") for r in rows)

@@ -48,7 +48,8 @@ class _Crashed:
         raise WorkerCrashed(self.message)
 
 
-def _one_thread() -> None:
+def one_thread() -> None:
+    """Compute on one thread (OpenMP, torch): one per worker process, so N workers keep N cores busy."""
     os.environ["OMP_NUM_THREADS"] = "1"
     try:
         import torch
@@ -69,7 +70,7 @@ def _round(indices: list[int], n_workers: int, done: Callable[[int, PageResult],
     """Evaluate ``indices`` in a fresh pool; the indices left unfinished when a worker died."""
     context = multiprocessing.get_context("fork")
     unfinished = []
-    with ProcessPoolExecutor(n_workers, mp_context=context, initializer=_one_thread) as pool:
+    with ProcessPoolExecutor(n_workers, mp_context=context, initializer=one_thread) as pool:
         futures = {pool.submit(_evaluate, i): i for i in indices}
         for future in as_completed(futures):
             try:
@@ -97,28 +98,34 @@ def evaluate_pages(
         results[index] = result
         on_result()
 
-    if n_workers <= 1 or len(pages) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
-        if n_workers > 1 and len(pages) > 1:
-            log.warning("n_workers=%d needs the fork start method: running in one process", n_workers)
-        for index, page in enumerate(pages):
-            done(index, evaluate_page(extractor, page, max_html_chars, rouge=rouge))
-            page.release()
-        return [r for r in results if r is not None]
+    parallel = n_workers > 1 and len(pages) > 1
+    if parallel and "fork" not in multiprocessing.get_all_start_methods():
+        log.warning("n_workers=%d needs the fork start method: running in one process", n_workers)
+        parallel = False
     _job = (extractor, pages, max_html_chars, rouge)
-    crashes: Counter[int] = Counter()
     try:
-        pending = list(range(len(pages)))
-        while pending:
-            unfinished = _round(pending, n_workers, done)
-            crashes.update(unfinished)
-            suspects = [i for i in unfinished if crashes[i] >= 2]
-            for index in suspects:  # alone in a fresh worker: a second death is this page's own
-                if _round([index], 1, done):
-                    message = f"the worker process died twice on page {pages[index].id!r}"
-                    log.warning("%s: recorded as its error", message)
-                    crashed = _Crashed(message)
-                    done(index, evaluate_page(crashed, pages[index], max_html_chars, rouge=rouge))
-            pending = [i for i in unfinished if crashes[i] < 2]
+        if parallel:
+            _run_with_retries(pages, n_workers, done)
+        else:
+            for index in range(len(pages)):
+                done(index, _evaluate(index))
     finally:
         _job = None
     return [r for r in results if r is not None]
+
+
+def _run_with_retries(pages: list[Page], n_workers: int, done: Callable[[int, PageResult], None]) -> None:
+    """Rounds of :func:`_round` until every page has a result (see the module docstring)."""
+    assert _job is not None
+    _, _, max_html_chars, rouge = _job
+    crashes: Counter[int] = Counter()
+    pending = list(range(len(pages)))
+    while pending:
+        unfinished = _round(pending, n_workers, done)
+        crashes.update(unfinished)
+        for index in (i for i in unfinished if crashes[i] >= 2):  # alone in a fresh worker: a second death is its own
+            if _round([index], 1, done):
+                message = f"the worker process died twice on page {pages[index].id!r}"
+                log.warning("%s: recorded as its error", message)
+                done(index, evaluate_page(_Crashed(message), pages[index], max_html_chars, rouge=rouge))
+        pending = [i for i in unfinished if crashes[i] < 2]
