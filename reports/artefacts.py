@@ -92,7 +92,7 @@ ARTEFACTS = (
     Artefact(
         "fig_speed_quality",
         "figure",
-        ("fig_speed_quality", *TABLE_RUNS),
+        ("fig_speed_quality", *TABLE_RUNS, "table_datasets"),
         lambda r: figures.speed_quality(_default_runs(r)),
     ),
     Artefact("fig_web2text_lambda", "figure", ("fig_web2text_lambda",), figures.web2text_lambda),

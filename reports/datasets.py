@@ -13,11 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from reports.figures import DATASET_ORDER as DATASETS
 from reports.figures import MissingRuns, plt
 from reports.tables import Table, fmt
 
-#: Datasets in the order of the tables (the older ones first, then by size).
-DATASETS = ("cleaneval", "l3s_gn1", "dragnet", "wcxb", "scrapinghub", "cleanportaleval", "readability_tests")
 #: Training sources of the generalization table, the mixture last.
 SOURCES = ("cleaneval", "l3s_gn1", "dragnet", "wcxb", "mixture")
 #: WCXB's page types, in its README's order.

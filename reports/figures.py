@@ -15,6 +15,9 @@ from boilerbench.evaluation.stats import average_ranks, friedman  # noqa: E402
 from reports.collect import pages  # noqa: E402
 from reports.significance import BOUNDS  # noqa: E402
 
+#: Datasets in the order of the tables (the older ones first).
+DATASET_ORDER = ("cleaneval", "l3s_gn1", "dragnet", "wcxb", "scrapinghub", "cleanportaleval", "readability_tests")
+
 
 class MissingRuns(Exception):
     """The runs an artefact needs are not there."""
@@ -85,28 +88,32 @@ def short_pages(runs: pd.DataFrame) -> plt.Figure:
 
 
 def speed_quality(runs: pd.DataFrame) -> plt.Figure:
-    """ms per page (log scale) against block F1, one point per extractor and dataset."""
-    _require(runs, "runs of the extractors on cleaneval and l3s_gn1")
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    for dataset, marker in zip(sorted(runs["dataset"].unique()), "os^D", strict=False):
+    """ms per page (log scale) against block F1, one panel per dataset, one point per extractor."""
+    _require(runs, "runs of the extractors on the datasets")
+    datasets = sorted(runs["dataset"].unique(), key=lambda d: (DATASET_ORDER.index(d) if d in DATASET_ORDER else 99, d))
+    columns = min(len(datasets), 3)
+    rows = -(-len(datasets) // columns)
+    fig, axes = plt.subplots(rows, columns, figsize=(5.5 * columns, 4.2 * rows), squeeze=False)
+    for ax, dataset in zip(axes.flat, datasets, strict=False):
         part = runs[runs["dataset"] == dataset]
-        ax.scatter(part["ms_per_page"], part["block.f1"], marker=marker, label=dataset)
+        ax.scatter(part["ms_per_page"], part["block.f1"], s=14)
         for _, run in part.iterrows():
             ax.annotate(
                 run["extractor"],
                 (run["ms_per_page"], run["block.f1"]),
-                fontsize=7,
-                xytext=(3, 3),
+                fontsize=6,
+                xytext=(3, 2),
                 textcoords="offset points",
             )
-    ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-    ax.xaxis.set_minor_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-    ax.tick_params(axis="x", which="minor", labelsize=7)
-    ax.set_xlabel("extraction time, ms per page (log scale; includes disk-cached features)")
-    ax.set_ylabel("block F1")
-    ax.legend(title="dataset")
-    ax.grid(alpha=0.3, which="both")
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.set_title(dataset)
+        ax.set_xlabel("ms per page (log scale)")
+        ax.set_ylabel("block F1")
+        ax.grid(alpha=0.3, which="both")
+    for ax in list(axes.flat)[len(datasets) :]:
+        ax.set_visible(False)
+    fig.suptitle("Speed against quality (extraction time includes disk-cached features)")
     fig.tight_layout()
     return fig
 

@@ -4,6 +4,7 @@ text appeared as gold content in training, and counts how often it was fitted.""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import numpy as np
@@ -14,11 +15,13 @@ from boilerbench.extractors.base import Extraction
 class Memorising:
     fits = 0
 
-    def __init__(self, min_count: int = 1) -> None:
+    def __init__(self, min_count: int = 1, delay: float = 0.0) -> None:
         self.min_count = min_count
+        self.delay = delay
 
     def fit(self, train, validation=None):
         type(self).fits += 1
+        time.sleep(self.delay)
         counts: dict[str, int] = {}
         for page in train:
             for text, label in zip(page.blocks.texts, page.gold_labels, strict=True):

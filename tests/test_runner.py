@@ -1,6 +1,7 @@
 """The runner end to end on a small plaintext dataset, through Hydra's config composition."""
 
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -174,6 +175,19 @@ def test_learned_model_is_cached_and_reused(tmp_path):
     )
     assert other["timing"]["model_loaded_from_cache"] is False
     assert len(list((tmp_path / "models" / "memorising").iterdir())) == 2
+
+
+def test_two_processes_needing_one_model_fit_it_once(tmp_path):
+    """Parallel jobs of a sweep that need the same model: one fits it (slowly), the other waits
+    for the lock and loads it; both score the same pages the same way."""
+    overrides = ("extractor=bte", "+extractor.min_count=1", "+extractor.delay=1.5")
+    cfg = make_cfg(tmp_path, *overrides, "extractor._target_=memorising.Memorising")
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        summaries = pool.starmap(run, [(cfg, tmp_path / "r1"), (cfg, tmp_path / "r2")])
+    loaded = sorted(s["timing"]["model_loaded_from_cache"] for s in summaries)
+    assert loaded == [False, True]
+    assert len(list((tmp_path / "models" / "memorising").iterdir())) == 1
+    assert summaries[0]["metrics"] == summaries[1]["metrics"]
 
 
 def test_changed_extractor_code_is_refitted_not_loaded(tmp_path, monkeypatch):

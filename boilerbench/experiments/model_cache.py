@@ -7,14 +7,19 @@ a cross-validation is its own entry), and the code version of the extractor's mo
 imports), so that a change to an extractor's features or training makes a new model instead of
 reusing one that the code no longer makes. A model is saved into a temporary folder that is
 renamed into place once complete; one that fails to load is refitted, with a logged warning.
+Two processes that need the same model (parallel jobs of a sweep) take turns through a lock
+file: the second waits for the first to save it, then loads it, instead of fitting it again.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from boilerbench.cache import code_version, content_key
@@ -73,3 +78,23 @@ def save_cached(extractor: Persistent, directory: Path) -> None:
         staging.rename(directory)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+@contextmanager
+def model_lock(directory: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the model ``directory`` (``model_dir/<name>/<key>``) for the time
+    of a load-or-fit, waiting (with a log line) while another process holds it. The lock file is
+    ``model_dir/.locks/<name>.<key>``, out of the models' folders; the lock is released when the
+    process ends, however it ends."""
+    locks = directory.parent.parent / ".locks"
+    locks.mkdir(parents=True, exist_ok=True)
+    with open(locks / f"{directory.parent.name}.{directory.name}", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log.info("another process is fitting the model in %s; waiting for it", directory)
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

@@ -23,7 +23,7 @@ from boilerbench.datasets.mixture import mixture
 from boilerbench.errors import ConfigError, check_choice
 from boilerbench.evaluation.aggregates import add_intervals
 from boilerbench.experiments.gate import apply_gate
-from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, save_cached
+from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, model_lock, save_cached
 from boilerbench.experiments.model_file import save_model_file
 from boilerbench.experiments.parallel import evaluate_pages
 from boilerbench.experiments.results import format_summary, write_results
@@ -97,12 +97,14 @@ def fit_extractor(
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     key = model_key(config, dataset_name, split, extractor_version(extractor), **identity)
     directory = Path(cfg.paths.model_dir) / choice_name(cfg, "extractor") / key
-    if not cfg.retrain and load_cached(extractor, directory):
-        log.info("loaded fitted model from %s", directory)
-        return time.perf_counter() - start, True
-    extractor.fit(split.train, split.validation)
-    seconds = time.perf_counter() - start
-    save_cached(extractor, directory)
+    with model_lock(directory):
+        if not cfg.retrain and load_cached(extractor, directory):
+            log.info("loaded fitted model from %s", directory)
+            return time.perf_counter() - start, True
+        fit_start = time.perf_counter()
+        extractor.fit(split.train, split.validation)
+        seconds = time.perf_counter() - fit_start
+        save_cached(extractor, directory)
     return seconds, False
 
 
