@@ -53,7 +53,7 @@ def page() -> Page:
 @pytest.fixture(autouse=True)
 def _fakes(monkeypatch):
     monkeypatch.setattr(ensembles, "extractor_names", lambda: ["a", "b", "c", "broken"])
-    monkeypatch.setattr(ensembles, "build_members", fake_members({**MEMBER_TEXTS, "broken": None}))
+    monkeypatch.setattr(members, "build_members", fake_members({**MEMBER_TEXTS, "broken": None}))
 
 
 def test_votes_are_the_aligned_member_texts(page):
@@ -121,6 +121,7 @@ def test_bad_member_lists_are_config_errors():
         MajorityVote(["a", "b"], k=3)
 
 
-def test_learned_members_are_refused():
+def test_learned_members_are_refused(monkeypatch):
+    monkeypatch.undo()  # the real member builder and extractor names
     with pytest.raises(ConfigError, match="learned extractor"):
         members.build_members(["crf"])

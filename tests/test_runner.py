@@ -190,6 +190,26 @@ def test_two_processes_needing_one_model_fit_it_once(tmp_path):
     assert summaries[0]["metrics"] == summaries[1]["metrics"]
 
 
+def test_an_identical_run_in_the_output_folder_is_kept_not_rerun(tmp_path):
+    """Rerunning a sweep runs only what changed: the same config, code, packages and pages in the
+    same folder keep the earlier results; another config value, rerun=true or an edited page run."""
+    overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
+    out = tmp_path / "job"
+    Memorising.fits = 0
+    first = run(make_cfg(tmp_path, *overrides, "retrain=true"), out)
+    stamp = (out / "pages.csv").stat().st_mtime_ns
+    again = run(make_cfg(tmp_path, *overrides, "retrain=true", "n_workers=2", "progress=true"), out)
+    assert Memorising.fits == 1 and again == first and (out / "pages.csv").stat().st_mtime_ns == stamp
+    assert run(make_cfg(tmp_path, *overrides, "retrain=true", "rerun=true"), out)["finished_at"] >= first["finished_at"]
+    assert Memorising.fits == 2
+    changed = run(make_cfg(tmp_path, *overrides, "retrain=true", "extractor.min_count=2"), out)
+    assert Memorising.fits == 3 and changed["run_key"] != first["run_key"]
+    cfg = make_cfg(tmp_path, *overrides, "retrain=true")
+    write_pairs(tmp_path / "pages", dict(PAGES, b=(PAGES["b"][0].replace("Short story", "Long story"), PAGES["b"][1])))
+    assert run(cfg, out)["run_key"] not in (first["run_key"], changed["run_key"])
+    assert Memorising.fits == 4
+
+
 def test_changed_extractor_code_is_refitted_not_loaded(tmp_path, monkeypatch):
     """A model cached by one version of an extractor's code is not reused by another version: the
     model cache keys models by the code version of the extractor's module (and its imports)."""

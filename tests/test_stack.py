@@ -51,7 +51,7 @@ def _fake_members(monkeypatch):
         return [members.Member(n, {"fake": n}, FirstParagraph(), "test") for n in names]
 
     monkeypatch.setattr(ensembles, "extractor_names", lambda: ["first"])
-    monkeypatch.setattr(stack_model, "build_members", build)
+    monkeypatch.setattr(members, "build_members", build)
 
 
 def small(**kw) -> Stack:
@@ -159,3 +159,19 @@ def test_bad_hyperparameters_are_config_errors():
         Stack(members=["first"], features="everything")
     with pytest.raises(ConfigError, match="threshold"):
         Stack(members=["first"], threshold=1.5)
+
+
+def test_a_member_code_change_makes_a_new_model_key(monkeypatch):
+    """A stack fitted on the votes of one version of a member is not reused after the member's code
+    or library changes: the model cache's version of the stack includes its members' versions."""
+    from boilerbench.experiments.model_cache import extractor_version
+
+    before = extractor_version(small())
+    assert extractor_version(small()) == before
+
+    def build(names):
+        return [members.Member(n, {"fake": n}, FirstParagraph(), "test, new member code") for n in names]
+
+    monkeypatch.setattr(members, "build_members", build)
+    assert extractor_version(small()) != before
+    assert extractor_version(small(features="blocks")) == extractor_version(small(features="blocks", members=["x"]))

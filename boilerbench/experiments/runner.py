@@ -3,6 +3,8 @@ page, write ``pages.csv``, ``predictions.jsonl`` and ``summary.json``, print a s
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import platform
 import time
@@ -17,7 +19,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from boilerbench import __version__
-from boilerbench.cache import set_cache_dir
+from boilerbench.cache import code_version, content_key, set_cache_dir
 from boilerbench.datasets.base import Split, kfold
 from boilerbench.datasets.mixture import mixture
 from boilerbench.errors import ConfigError, check_choice
@@ -316,6 +318,43 @@ def mixture_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, dict]
     return split, train.name, section
 
 
+#: Config keys that do not change a run's results (how it runs, not what it computes).
+VOLATILE_KEYS = ("progress", "n_workers", "n_jobs", "paths", "rerun")
+
+
+def run_key(cfg: DictConfig, extractor: object, dataset: object, split: Split) -> str:
+    """Identity of a run's results: its config (less :data:`VOLATILE_KEYS`), the code version of
+    the runner and everything it imports (scoring, segmentation, alignment), of the extractor (with
+    its members) and of the dataset loader, the installed packages' versions, and every page's id,
+    HTML, gold text, type and snippets. Equal keys give equal results (up to the timings)."""
+    config = OmegaConf.to_container(cfg, resolve=True)
+    assert isinstance(config, dict)
+    for name in VOLATILE_KEYS:
+        config.pop(name, None)
+    digest = hashlib.sha256()
+    for page in (*split.train, *split.validation, *split.test):
+        for field in (page.id, page.html, page.gold_text, str(page.page_type), repr(page.snippets), page.load_error):
+            data = field.encode("utf-8", "surrogatepass")
+            digest.update(len(data).to_bytes(8, "little") + data)
+    identity = {
+        "config": config,
+        "code": [code_version(__name__), extractor_version(extractor), code_version(type(dataset).__module__)],
+        "versions": package_versions(),
+        "pages": [len(split.train), len(split.validation), len(split.test), digest.hexdigest()],
+    }
+    return content_key(json.dumps(identity, sort_keys=True, default=str))[:24]
+
+
+def previous_run(output_dir: Path, key: str) -> dict | None:
+    """The summary of a complete earlier run with the same :func:`run_key` in ``output_dir``, if
+    there is one (``summary.json`` is written last, so its presence means a complete run)."""
+    try:
+        summary = json.loads((output_dir / "summary.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return summary if summary.get("run_key") == key and (output_dir / "pages.csv").is_file() else None
+
+
 def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``.
 
@@ -367,6 +406,12 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     save_to = cfg.get("save_model")
     if save_to and folds:
         raise ConfigError("save_model writes one fitted model: it excludes cv.folds")
+    key_of_run = run_key(cfg, extractor, dataset, split)
+    earlier = None if cfg.get("rerun", False) or save_to else previous_run(Path(output_dir), key_of_run)
+    if earlier is not None:
+        log.info("%s holds the results of this very run (same config, code, packages and pages): kept", output_dir)
+        print(format_summary(earlier))
+        return earlier
     if folds:
         results, section, fit_s = run_cv(cfg, split, folds)
         summary = summarise(cfg, split, results, fit_s, False, extractor)
@@ -396,6 +441,7 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     if train_on is not None:
         summary["mixture"] = mixed
     summary["code_version"] = extractor_version(extractor)
+    summary["run_key"] = key_of_run
     summary["output_dir"] = str(Path(output_dir).resolve())
     summary["timing"]["wall_s"] = time.perf_counter() - started
     apply_gate(summary, float(cfg.get("max_error_rate", 0.01)))

@@ -27,7 +27,7 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice
 from boilerbench.extractors.base import Estimator, Extraction, HeuristicExtractor
 from boilerbench.extractors.compose import extractor_names
-from boilerbench.extractors.members import Member, build_members, vote_matrix
+from boilerbench.extractors.members import WithMembers, vote_matrix
 from boilerbench.extractors.persistence import require_fitted
 
 #: The default members: fast and strong references and heuristics (see the README's measurements).
@@ -44,23 +44,15 @@ def check_members(members: Sequence[str]) -> tuple[str, ...]:
     return tuple(members)
 
 
-class _Members:
-    """Lazy member building shared by the ensembles (built on first use, never in ``__init__``)."""
-
-    members: tuple[str, ...]
-    _built: list[Member] | None = None
-
-    def built(self) -> list[Member]:
-        if self._built is None:
-            self._built = build_members(self.members)
-        return self._built
+class _Votes(WithMembers):
+    """The ensembles' view of the members' votes."""
 
     def votes(self, page: Page) -> np.ndarray:
         """Member votes on ``page`` as 0/1 (a failed member's -1 counts as 0)."""
-        return (vote_matrix(self.built(), page) == 1).astype(np.int8)
+        return (vote_matrix(self.built_members(), page) == 1).astype(np.int8)
 
 
-class MajorityVote(_Members, HeuristicExtractor):
+class MajorityVote(_Votes, HeuristicExtractor):
     """Keep a block when at least ``k`` members keep it (``k=None``: more than half of them)."""
 
     def __init__(self, members: Sequence[str] = DEFAULT_MEMBERS, k: int | None = None) -> None:
@@ -75,7 +67,7 @@ class MajorityVote(_Members, HeuristicExtractor):
         return Extraction.from_labels(page, kept.astype(np.int8))
 
 
-class WeightedVote(_Members, Estimator):
+class WeightedVote(_Votes, Estimator):
     """Keep a block when the members keeping it hold at least ``threshold`` of the weight; weights
     are each member's block F1 on the validation pages, learned in ``fit``."""
 

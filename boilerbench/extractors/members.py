@@ -91,6 +91,27 @@ def build_members(names: Sequence[str]) -> list[Member]:
     return members
 
 
+class WithMembers:
+    """Lazy member building shared by the ensembles and the stack (built on first use, never in
+    ``__init__``); ``uses_votes`` false means no member is built."""
+
+    members: tuple[str, ...]
+    uses_votes: bool = True
+    _built: list[Member] | None = None
+
+    def built_members(self) -> list[Member]:
+        """The member extractors, built once."""
+        if self._built is None:
+            self._built = build_members(self.members) if self.uses_votes else []
+        return self._built
+
+    def dependency_versions(self) -> list[str]:
+        """The members' vote versions (their code and libraries): a model fitted on their votes is
+        stale when one changes, so the model cache keys it by them
+        (:func:`boilerbench.experiments.model_cache.extractor_version`)."""
+        return [m.version for m in self.built_members()]
+
+
 def vote_matrix(members: Sequence[Member], page: Page) -> np.ndarray:
     """The members' votes on ``page``: int8 (n_blocks, n_members), -1 where a member failed."""
     n = len(page.blocks)

@@ -34,7 +34,7 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice, import_optional
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.ensembles import DEFAULT_MEMBERS, check_members
-from boilerbench.extractors.members import Member, build_members, vote_matrix
+from boilerbench.extractors.members import WithMembers, vote_matrix
 from boilerbench.extractors.persistence import require_fitted
 from boilerbench.extractors.sequence import viterbi
 from boilerbench.extractors.stack.features import FEATURE_GROUPS, crf_vocabulary, feature_names, page_matrix
@@ -66,7 +66,7 @@ def transition_log_probs(label_sequences: Sequence[np.ndarray]) -> np.ndarray:
     return np.log(counts / counts.sum(axis=1, keepdims=True))
 
 
-class Stack(Estimator):
+class Stack(WithMembers, Estimator):
     """Gradient-boosted trees over block features (``features``: ``blocks``), member votes
     (``votes``) or both (``all``, default); hyperparameters are the trees' and the decoding's."""
 
@@ -119,14 +119,9 @@ class Stack(Estimator):
     # -- members and rows -------------------------------------------------------------------
 
     @property
-    def uses_votes(self) -> bool:
+    def uses_votes(self) -> bool:  # type: ignore[override]
+        """False for ``features=blocks``: no member is built or run."""
         return self.features != "blocks"
-
-    def built_members(self) -> list[Member]:
-        """The member extractors (built on first use; none when only block features are used)."""
-        if not hasattr(self, "_members"):
-            self._members = build_members(self.members) if self.uses_votes else []
-        return self._members
 
     def _rows(self, page: Page) -> np.ndarray:
         votes = vote_matrix(self.built_members(), page) if self.uses_votes else None
