@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from cli import run_main
-from datasets import load
+from dataset_speed import load
 
 from boilerbench import cli
 from boilerbench.errors import import_optional

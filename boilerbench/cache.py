@@ -146,12 +146,26 @@ def code_version(module: str, *distributions: str) -> str:
     return content_key(*(f"{name}\n{trees[name]}" for name in sorted(trees)), *installed)[:16]
 
 
+def _entry(step: str, version: str, key_parts: tuple, suffix: str) -> Path | None:
+    """Where the value of (``step``, ``version``, ``key_parts``) is stored; None without a cache."""
+    if _cache_dir is None:
+        return None
+    key = content_key(*key_parts)
+    return _cache_dir / step / version / key[:2] / f"{key}{suffix}"
+
+
+def is_cached_array(step: str, version: str, key_parts: tuple[str | bytes, ...]) -> bool:
+    """Whether :func:`cached_array` would read (``step``, ``version``, ``key_parts``) from disk
+    (lets a caller batch the computation of the missing ones)."""
+    path = _entry(step, version, key_parts, ".npy")
+    return path is not None and path.is_file()
+
+
 def _cached(step: str, version: str, key_parts: tuple, compute: Callable, suffix: str, read: Callable, write: Callable):
     """The shared lookup: hash the inputs (only when a cache is active), read, or compute and store."""
-    if _cache_dir is None:
+    path = _entry(step, version, key_parts, suffix)
+    if path is None:
         return compute()
-    key = content_key(*key_parts)
-    path = _cache_dir / step / version / key[:2] / f"{key}{suffix}"
     try:
         return read(path)
     except FileNotFoundError:

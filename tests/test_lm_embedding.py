@@ -80,3 +80,39 @@ def test_lm_embedding_learns_hand_made_pages_and_round_trips(tmp_path):
     with pytest.raises(ValueError, match="other hyperparameters"):
         LMEmbedding(C=2.0).load(tmp_path)
     assert model.extract(Page("e", "", "")).labels.tolist() == []
+
+
+@needs_model
+def test_prefetch_embeds_missing_pages_together_and_gives_the_same_vectors(tmp_path):
+    """Pages embedded in one pass across pages (prefetch) get the vectors they get one by one;
+    a page already in the disk cache is not embedded again."""
+    from boilerbench.cache import set_cache_dir
+
+    pages = [["The bridge will close.", "Copyright 2007"], ["Home", "The bridge will close."], ["A new text."]]
+    set_cache_dir(tmp_path)
+    try:
+        one = encoder.SentenceEncoder("all-MiniLM-L6-v2")
+        one.encode_page(pages[0])
+        together = encoder.SentenceEncoder("all-MiniLM-L6-v2")
+        together.prefetch(pages, chunk=1)
+        assert together.texts_encoded == 3  # pages 1 and 2; page 0 was in the disk cache
+        fresh = encoder.SentenceEncoder("all-MiniLM-L6-v2")
+        for texts in pages:
+            np.testing.assert_allclose(together.encode_page(texts), fresh.encode(texts), atol=1e-5)
+        assert together.texts_encoded == 3  # the pages now come from the disk cache
+    finally:
+        set_cache_dir(None)
+
+
+@needs_model
+def test_int8_encoder_is_close_to_float32_and_cached_apart(tmp_path):
+    texts = ["The council said that it will close the old bridge.", "Copyright 2007", "Contact us"]
+    exact = encoder.SentenceEncoder("all-MiniLM-L6-v2").encode(texts)
+    quantized = encoder.SentenceEncoder("all-MiniLM-L6-v2", precision="int8")
+    vectors = quantized.encode(texts)
+    assert not np.array_equal(vectors, exact)
+    cosine = (vectors * exact).sum(axis=1) / np.linalg.norm(vectors, axis=1) / np.linalg.norm(exact, axis=1)
+    assert cosine.min() > 0.7
+    assert quantized._page_entry(texts) != encoder.SentenceEncoder("all-MiniLM-L6-v2")._page_entry(texts)
+    with pytest.raises(ConfigError, match="precision"):
+        encoder.SentenceEncoder("all-MiniLM-L6-v2", precision="float16")

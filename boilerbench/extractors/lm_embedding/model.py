@@ -68,6 +68,7 @@ class LMEmbedding(Estimator):
         max_iter: int = 1000,
         threshold: float = 0.5,
         batch_size: int = 64,
+        precision: str = "float32",
         seed: int = 0,
     ) -> None:
         if min(max_tokens, max_iter, batch_size) < 1 or top_tags < 0 or C <= 0:
@@ -83,8 +84,9 @@ class LMEmbedding(Estimator):
         self.max_iter = max_iter
         self.threshold = threshold
         self.batch_size = batch_size
+        self.precision = precision
         self.seed = seed
-        self.encoder_ = SentenceEncoder(model, max_tokens, batch_size)
+        self.encoder_ = SentenceEncoder(model, max_tokens, batch_size, precision)
 
     # -- features -----------------------------------------------------------------------------
     def embed(self, page: Page) -> np.ndarray:
@@ -113,6 +115,7 @@ class LMEmbedding(Estimator):
         if not train:
             raise ValueError("LMEmbedding needs at least one training page with text")
         self.set_tags(train)
+        self.encoder_.prefetch([p.blocks.texts for p in train])
         x = np.vstack([self.features(p) for p in train])
         y = np.concatenate([p.gold_labels for p in train])
         return self.fit_matrix(x, y)

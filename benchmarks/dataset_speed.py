@@ -8,7 +8,7 @@ labels come from the cache; segmentation is always computed). The target is load
 gold labels <= 10 ms per page on wcxb and dragnet. Times are CPU time of this process
 (``time.process_time``), which other jobs on a shared machine do not inflate as they do wall time.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/datasets.py [--datasets dragnet,wcxb] [--limit N]
+    BOILERBENCH_DATA=../shared/datasets python benchmarks/dataset_speed.py [--datasets dragnet,wcxb] [--limit N]
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ against the hand labels (a block is content when its text is in the gold). Final
 gold text, the page's tokenizer as the runner picks it) against CleanEval's former whitespace
 rule, and checks that they are identical.
 
-    PYTHONPATH=. python benchmarks/tokenizers.py [--root tests/data/chinese] [--extractors scedd,bte,trafilatura]
-    BOILERBENCH_DATA=../shared/datasets PYTHONPATH=. python benchmarks/tokenizers.py --speed
+    PYTHONPATH=. python benchmarks/tokenizer_speed.py [--root tests/data/chinese] [--extractors scedd,bte,trafilatura]
+    BOILERBENCH_DATA=../shared/datasets PYTHONPATH=. python benchmarks/tokenizer_speed.py --speed
 """
 
 from __future__ import annotations
