@@ -161,3 +161,21 @@ def test_crf_labels_become_cleaneval_markup():
     labels = np.array([1, 1, 1, 0, 1], dtype=np.int8)
     kinds = ["h", "p", "", "", "l"]
     assert block_markup(texts, seps, labels, kinds) == "<h>Title\n<p>First part second part\n<l>item"
+
+
+def test_cached_features_are_the_computed_ones_for_every_setting(tmp_path):
+    """The CRF's features come from one per-page cache entry (shared with the stack) and equal
+    the computed ones, for the full set and for a reduced one."""
+    from boilerbench.cache import set_cache_dir
+    from boilerbench.extractors.crf.features import page_features
+
+    page = Page("p", "<body><ul><li><a>Home</a></li></ul><p>One sentence here. And 2 more.</p></body>", "")
+    reduced = frozenset(FEATURE_SETS["no_counts_url"])
+    set_cache_dir(tmp_path)
+    try:
+        assert page_features(page) == block_features(page.blocks)  # computed and stored
+        assert page_features(page) == block_features(page.blocks)  # read back
+        assert page_features(page, reduced) == block_features(page.blocks, reduced)
+        assert len(list((tmp_path / "crf_features").rglob("*.txt"))) == 1
+    finally:
+        set_cache_dir(None)

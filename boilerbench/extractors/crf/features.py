@@ -29,14 +29,17 @@ and the numeric, mixed and non-word counts; and additionally without ``regexp.ur
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
 
 from lxml import etree
 
+from boilerbench.cache import cache_dir, cached_text, code_version
 from boilerbench.datasets.blocks import BLOCK_TAGS, SKIP_TAGS, Blocks
 from boilerbench.datasets.html import body_of
+from boilerbench.datasets.page import Page
 
 CONTAINER_CLASSES = {
     "a": {"a"},
@@ -259,5 +262,24 @@ def block_features(blocks: Blocks, exclude: tuple[str, ...] | frozenset[str] = (
         f[f"bullet={_bullet(text)}"] = 1.0
         f["div-group.word-ratio"] = group_share["div"][i]
         f["td-group.word-ratio"] = group_share["td"][i]
-        features.append({k: v for k, v in f.items() if k.split("=", 1)[0] not in exclude})
-    return features
+        features.append(f)
+    return _without(features, exclude)
+
+
+def _without(features: list[dict[str, float]], exclude: tuple[str, ...] | frozenset[str]) -> list[dict[str, float]]:
+    """``features`` less the ones whose name (before any ``=``) is in ``exclude``."""
+    if not exclude:
+        return features
+    return [{k: v for k, v in f.items() if k.split("=", 1)[0] not in exclude} for f in features]
+
+
+def page_features(page: Page, exclude: tuple[str, ...] | frozenset[str] = ()) -> list[dict[str, float]]:
+    """:func:`block_features` of ``page``'s blocks, disk-cached per page as JSON when a cache is
+    active (keyed by the page's HTML and this module's code version, segmentation included): one
+    artefact shared by the CRF and the stack, computed once per page for every feature setting."""
+    if cache_dir() is None:
+        return block_features(page.blocks, exclude)
+    text = cached_text(
+        "crf_features", code_version(__name__), (page.html,), lambda: json.dumps(block_features(page.blocks))
+    )
+    return _without(json.loads(text), exclude)

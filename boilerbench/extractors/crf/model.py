@@ -21,7 +21,7 @@ from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice
 from boilerbench.extractors.base import Estimator, Extraction
-from boilerbench.extractors.crf.features import FEATURE_SETS, block_features
+from boilerbench.extractors.crf.features import FEATURE_SETS, page_features
 from boilerbench.extractors.crf.labels import LABELS, crf_labels
 
 MODEL_FILE = "model.crfsuite"
@@ -56,7 +56,7 @@ class CRF(Estimator):
 
     def features(self, page: Page) -> list[dict[str, float]]:
         """The feature dicts of ``page``'s blocks under this feature setting."""
-        return block_features(page.blocks, self._excluded())
+        return page_features(page, self._excluded())
 
     def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> CRF:
         """Train on the training pages (validation pages are not used: crfsuite's L-BFGS has no

@@ -17,15 +17,13 @@ Per block (rows in block order):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 import numpy as np
 
-from boilerbench.cache import cache_dir, cached_text, code_version
 from boilerbench.datasets.page import Page
 from boilerbench.extractors.cetd import densities
-from boilerbench.extractors.crf.features import block_features as crf_block_features
+from boilerbench.extractors.crf import features as crf_features
 from boilerbench.extractors.dom_stats import dom_stats
 from boilerbench.extractors.members import FAILED
 from boilerbench.extractors.web2text.features import BLOCK_FEATURES, page_features
@@ -55,24 +53,11 @@ def density_features(page: Page) -> np.ndarray:
     return out
 
 
-def crf_feature_dicts(page: Page) -> list[dict[str, float]]:
-    """Victor's CRF features of every block (disk-cached per page as JSON when a cache is active)."""
-    if cache_dir() is None:
-        return crf_block_features(page.blocks)
-    text = cached_text(
-        "stack_crf_features",
-        code_version(crf_block_features.__module__),
-        (page.html,),
-        lambda: json.dumps(crf_block_features(page.blocks)),
-    )
-    return json.loads(text)
-
-
 def crf_vocabulary(pages: Sequence[Page]) -> list[str]:
     """The CRF feature names seen on ``pages``, sorted: the columns of :func:`crf_matrix`."""
     names: set[str] = set()
     for page in pages:
-        for block in crf_feature_dicts(page):
+        for block in crf_features.page_features(page):
             names.update(block)
     return sorted(names)
 
@@ -80,7 +65,7 @@ def crf_vocabulary(pages: Sequence[Page]) -> list[str]:
 def crf_matrix(page: Page, vocabulary: Sequence[str]) -> np.ndarray:
     """The CRF features of ``page`` as a dense (n_blocks, len(vocabulary)) matrix (absent = 0)."""
     column = {name: j for j, name in enumerate(vocabulary)}
-    dicts = crf_feature_dicts(page)
+    dicts = crf_features.page_features(page)
     out = np.zeros((len(dicts), len(vocabulary)))
     for i, block in enumerate(dicts):
         for name, value in block.items():
