@@ -7,7 +7,8 @@ the stack), member votes (one reference, trafilatura, aligned onto the blocks) a
 (its cost is printed too: blocks are recomputed in every run), first into an empty cache in a
 temporary folder, then again from it.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/artefact_cache.py [--datasets cleaneval,wcxb] [--limit 100] [--lm]
+    BOILERBENCH_DATA=../shared/datasets python benchmarks/artefact_cache.py [--datasets cleaneval,wcxb]
+        [--limit 100] [--lm]
 """
 
 from __future__ import annotations
