@@ -15,6 +15,7 @@ from hydra import compose, initialize_config_dir
 from memorising import Memorising
 
 from boilerbench.cache import code_version
+from boilerbench.datasets.base import Dataset
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import summary_value
@@ -190,7 +191,7 @@ def test_two_processes_needing_one_model_fit_it_once(tmp_path):
     assert summaries[0]["metrics"] == summaries[1]["metrics"]
 
 
-def test_an_identical_run_in_the_output_folder_is_kept_not_rerun(tmp_path):
+def test_an_identical_run_in_the_output_folder_is_kept_not_rerun(tmp_path, monkeypatch):
     """Rerunning a sweep runs only what changed: the same config, code, packages and pages in the
     same folder keep the earlier results; another config value, rerun=true or an edited page run."""
     overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
@@ -198,8 +199,17 @@ def test_an_identical_run_in_the_output_folder_is_kept_not_rerun(tmp_path):
     Memorising.fits = 0
     first = run(make_cfg(tmp_path, *overrides, "retrain=true"), out)
     stamp = (out / "pages.csv").stat().st_mtime_ns
-    again = run(make_cfg(tmp_path, *overrides, "retrain=true", "n_workers=2", "progress=true"), out)
-    assert Memorising.fits == 1 and again == first and (out / "pages.csv").stat().st_mtime_ns == stamp
+    # make_cfg writes the pages again (same bytes, new times): the pages are read, their run_key
+    # matches, the run is kept and its quick_key (file sizes and times) brought up to date
+    cfg = make_cfg(tmp_path, *overrides, "retrain=true", "n_workers=2", "progress=true")
+    again = run(cfg, out)
+    assert Memorising.fits == 1 and (out / "pages.csv").stat().st_mtime_ns == stamp
+    assert {k: v for k, v in again.items() if k != "quick_key"} == {k: v for k, v in first.items() if k != "quick_key"}
+    assert again["quick_key"] != first["quick_key"]
+    # untouched files: kept on the quick key, without reading a page
+    with monkeypatch.context() as patch:
+        patch.setattr(Dataset, "load", lambda self: pytest.fail("the pages were read"))
+        assert run(cfg, out)["run_key"] == first["run_key"] and Memorising.fits == 1
     assert run(make_cfg(tmp_path, *overrides, "retrain=true", "rerun=true"), out)["finished_at"] >= first["finished_at"]
     assert Memorising.fits == 2
     changed = run(make_cfg(tmp_path, *overrides, "retrain=true", "extractor.min_count=2"), out)

@@ -3,14 +3,10 @@ page, write ``pages.csv``, ``predictions.jsonl`` and ``summary.json``, print a s
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import platform
 import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +14,8 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from boilerbench import __version__
-from boilerbench.cache import code_version, content_key, set_cache_dir
-from boilerbench.datasets.base import Split, kfold
+from boilerbench.cache import set_cache_dir
+from boilerbench.datasets.base import Dataset, Split, kfold
 from boilerbench.datasets.mixture import mixture
 from boilerbench.errors import ConfigError, check_choice
 from boilerbench.evaluation.aggregates import add_intervals
@@ -29,30 +24,23 @@ from boilerbench.experiments.model_cache import extractor_version, load_cached, 
 from boilerbench.experiments.model_file import save_model_file
 from boilerbench.experiments.parallel import evaluate_pages
 from boilerbench.experiments.results import format_summary, write_results
+from boilerbench.experiments.reuse import (
+    file_fingerprint,
+    package_versions,
+    page_digest,
+    previous_run,
+    remember_quick_key,
+    run_identity,
+)
 from boilerbench.experiments.scoring import PageResult, aggregate, by_page_type
 from boilerbench.experiments.seed import seed_everything
 from boilerbench.extractors.base import Extractor, Persistent
 from boilerbench.extractors.compose import CONF_DIR, build, make_extractor
-from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 log = logging.getLogger(__name__)
 
 #: Re-exported: tests and benchmarks build extractors through the runner module.
 __all__ = ["CONF_DIR", "build", "make_extractor", "run"]
-
-_PACKAGES = (
-    "lxml",
-    "numpy",
-    "pandas",
-    "rapidfuzz",
-    "hydra-core",
-    "beautifulsoup4",
-    "chardet",
-    "torch",
-    "lightgbm",
-    "fastwarc",
-    *REFERENCE_PACKAGES,
-)
 
 
 def choice_name(cfg: DictConfig, group: str) -> str:
@@ -64,17 +52,6 @@ def choice_name(cfg: DictConfig, group: str) -> str:
         return str(HydraConfig.get().runtime.choices[group])
     except (ValueError, KeyError):
         return str(cfg[group.rsplit("@", 1)[-1]]["_target_"]).rsplit(".", 1)[-1].lower()
-
-
-def package_versions(names: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
-    """Installed versions of the packages that affect results."""
-    found = {"boilerbench": __version__, "python": platform.python_version()}
-    for name in names:
-        try:
-            found[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            continue
-    return found
 
 
 def fit_extractor(
@@ -281,6 +258,15 @@ def dataset_config(name: str, cfg: DictConfig) -> DictConfig:
     return node
 
 
+def train_on_config(entry: str, cfg: DictConfig) -> DictConfig:
+    """The dataset config of a ``train_on`` entry: a dataset config name, or ``name:split``."""
+    name, _, split_name = entry.partition(":")
+    node = dataset_config(name, cfg)
+    if split_name:
+        node.split = split_name
+    return node
+
+
 def mixture_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, dict]:
     """The split of a run trained on a mixture of datasets (``train_on=[cleaneval,dragnet,wcxb]``,
     each entry a dataset config name, or ``name:split`` for another split than its default),
@@ -295,10 +281,7 @@ def mixture_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, dict]
     tested = OmegaConf.to_container(cfg.dataset, resolve=True)
     sources: dict[str, Split] = {}
     for entry in (str(e) for e in cfg.train_on):
-        name, _, split_name = entry.partition(":")
-        node = dataset_config(name, cfg)
-        if split_name:
-            node.split = split_name
+        node = train_on_config(entry, cfg)
         same = OmegaConf.to_container(node, resolve=True) == tested
         sources[entry] = test_split if same else build(node).load()
     train = mixture(sources, weights, seed=int(cfg.seed))
@@ -318,41 +301,21 @@ def mixture_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, dict]
     return split, train.name, section
 
 
-#: Config keys that do not change a run's results (how it runs, not what it computes).
-VOLATILE_KEYS = ("progress", "n_workers", "n_jobs", "paths", "rerun")
+def datasets_read(cfg: DictConfig, dataset: Dataset) -> list[Dataset]:
+    """The datasets a run reads: the tested one, and a cross-dataset run's or a mixture's
+    training datasets."""
+    read = [dataset]
+    if cfg.get("train_dataset") is not None:
+        read.append(build(cfg.train_dataset))
+    read += [build(train_on_config(str(entry), cfg)) for entry in cfg.get("train_on") or ()]
+    return read
 
 
-def run_key(cfg: DictConfig, extractor: object, dataset: object, split: Split) -> str:
-    """Identity of a run's results: its config (less :data:`VOLATILE_KEYS`), the code version of
-    the runner and everything it imports (scoring, segmentation, alignment), of the extractor (with
-    its members) and of the dataset loader, the installed packages' versions, and every page's id,
-    HTML, gold text, type and snippets. Equal keys give equal results (up to the timings)."""
-    config = OmegaConf.to_container(cfg, resolve=True)
-    assert isinstance(config, dict)
-    for name in VOLATILE_KEYS:
-        config.pop(name, None)
-    digest = hashlib.sha256()
-    for page in (*split.train, *split.validation, *split.test):
-        for field in (page.id, page.html, page.gold_text, str(page.page_type), repr(page.snippets), page.load_error):
-            data = field.encode("utf-8", "surrogatepass")
-            digest.update(len(data).to_bytes(8, "little") + data)
-    identity = {
-        "config": config,
-        "code": [code_version(__name__), extractor_version(extractor), code_version(type(dataset).__module__)],
-        "versions": package_versions(),
-        "pages": [len(split.train), len(split.validation), len(split.test), digest.hexdigest()],
-    }
-    return content_key(json.dumps(identity, sort_keys=True, default=str))[:24]
-
-
-def previous_run(output_dir: Path, key: str) -> dict | None:
-    """The summary of a complete earlier run with the same :func:`run_key` in ``output_dir``, if
-    there is one (``summary.json`` is written last, so its presence means a complete run)."""
-    try:
-        summary = json.loads((output_dir / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return summary if summary.get("run_key") == key and (output_dir / "pages.csv").is_file() else None
+def kept(summary: dict, output_dir: str | Path) -> dict:
+    """Keep an earlier run's results: log it, print them, return its summary."""
+    log.info("%s holds the results of this very run (same config, code, packages and data): kept", output_dir)
+    print(format_summary(summary))
+    return summary
 
 
 def run(cfg: DictConfig, output_dir: str | Path) -> dict:
@@ -372,6 +335,11 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     set_cache_dir(cfg.paths.get("cache_dir"))
     extractor = build(cfg.extractor)  # before the data is read: a bad config value fails at once
     dataset = build(cfg.dataset)
+    reuse = not cfg.get("rerun", False) and not cfg.get("save_model")
+    quick_key = run_identity(cfg, extractor, dataset, file_fingerprint(datasets_read(cfg, dataset)))
+    earlier = previous_run(Path(output_dir), "quick_key", quick_key) if reuse else None
+    if earlier is not None:
+        return kept(earlier, output_dir)
     split = dataset.load()
     folds = int(cfg.get("cv", {}).get("folds", 0) or 0)
     target = str(cfg.get("evaluate_on", "test"))
@@ -406,12 +374,11 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     save_to = cfg.get("save_model")
     if save_to and folds:
         raise ConfigError("save_model writes one fitted model: it excludes cv.folds")
-    key_of_run = run_key(cfg, extractor, dataset, split)
-    earlier = None if cfg.get("rerun", False) or save_to else previous_run(Path(output_dir), key_of_run)
+    key_of_run = run_identity(cfg, extractor, dataset, page_digest(split))
+    earlier = previous_run(Path(output_dir), "run_key", key_of_run) if reuse else None
     if earlier is not None:
-        log.info("%s holds the results of this very run (same config, code, packages and pages): kept", output_dir)
-        print(format_summary(earlier))
-        return earlier
+        remember_quick_key(Path(output_dir), earlier, quick_key)
+        return kept(earlier, output_dir)
     if folds:
         results, section, fit_s = run_cv(cfg, split, folds)
         summary = summarise(cfg, split, results, fit_s, False, extractor)
@@ -442,6 +409,7 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         summary["mixture"] = mixed
     summary["code_version"] = extractor_version(extractor)
     summary["run_key"] = key_of_run
+    summary["quick_key"] = quick_key
     summary["output_dir"] = str(Path(output_dir).resolve())
     summary["timing"]["wall_s"] = time.perf_counter() - started
     apply_gate(summary, float(cfg.get("max_error_rate", 0.01)))
