@@ -3,6 +3,7 @@
 import json
 import multiprocessing
 import os
+import shutil
 import subprocess
 import sys
 
@@ -206,10 +207,15 @@ def test_an_identical_run_in_the_output_folder_is_kept_not_rerun(tmp_path, monke
     assert Memorising.fits == 1 and (out / "pages.csv").stat().st_mtime_ns == stamp
     assert {k: v for k, v in again.items() if k != "quick_key"} == {k: v for k, v in first.items() if k != "quick_key"}
     assert again["quick_key"] != first["quick_key"]
-    # untouched files: kept on the quick key, without reading a page
+    # untouched files: kept on the quick key, without reading a page, whatever the folder the
+    # data lives in is called (the same run in another checkout)
     with monkeypatch.context() as patch:
         patch.setattr(Dataset, "load", lambda self: pytest.fail("the pages were read"))
         assert run(cfg, out)["run_key"] == first["run_key"] and Memorising.fits == 1
+        shutil.copytree(tmp_path / "pages", tmp_path / "moved")  # copy2: same sizes and times
+        moved = cfg.copy()
+        moved.dataset.root = str(tmp_path / "moved")
+        assert run(moved, out)["run_key"] == first["run_key"] and Memorising.fits == 1
     assert run(make_cfg(tmp_path, *overrides, "retrain=true", "rerun=true"), out)["finished_at"] >= first["finished_at"]
     assert Memorising.fits == 2
     changed = run(make_cfg(tmp_path, *overrides, "retrain=true", "extractor.min_count=2"), out)

@@ -35,6 +35,9 @@ from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 #: Config keys that do not change a run's results (how it runs, not what it computes).
 VOLATILE_KEYS = ("progress", "n_workers", "n_jobs", "paths", "rerun")
+#: Keys of a dataset config that only say where its files are (the data's identity is hashed
+#: from the files or pages themselves), so that a run stays the same run in another checkout.
+LOCATION_KEYS = ("data_dir", "root")
 #: The project's own data files that decide which pages a split holds.
 PROJECT_DATA = Path(__file__).resolve().parents[1] / "datasets"
 
@@ -70,6 +73,10 @@ def run_identity(cfg: DictConfig, extractor: object, dataset: object, data: str)
     assert isinstance(config, dict)
     for name in VOLATILE_KEYS:
         config.pop(name, None)
+    for node in (config.get("dataset"), config.get("train_dataset")):
+        if isinstance(node, dict):
+            for name in LOCATION_KEYS:
+                node.pop(name, None)
     identity = {
         "config": config,
         "code": [
