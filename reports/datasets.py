@@ -37,7 +37,7 @@ def _order(values: pd.Series, order: tuple[str, ...]) -> pd.Series:
     return values.map(lambda v: (order.index(v), "") if v in order else (len(order), str(v)))
 
 
-def _latest(runs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+def latest_runs(runs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     return runs.sort_values("finished_at").drop_duplicates(subset=keys, keep="last")
 
 
@@ -60,7 +60,7 @@ def table_datasets(runs: pd.DataFrame) -> Table:
     best token F1 first within a dataset."""
     if runs.empty:
         raise MissingRuns("extractor runs on the datasets (experiment=table_datasets)")
-    runs = _latest(runs, ["extractor", "dataset"])
+    runs = latest_runs(runs, ["extractor", "dataset"])
     runs = runs.assign(_d=_order(runs["dataset"], DATASETS)).sort_values(["_d", "token.f1"], ascending=[True, False])
     rows, raw = [], []
     for _, run in runs.iterrows():
@@ -88,7 +88,7 @@ def table_datasets_token_f1(runs: pd.DataFrame) -> Table:
     """The token F1 of table_datasets as an extractor x dataset matrix, with the mean over datasets."""
     if runs.empty:
         raise MissingRuns("extractor runs on the datasets (experiment=table_datasets)")
-    runs = _latest(runs, ["extractor", "dataset"])
+    runs = latest_runs(runs, ["extractor", "dataset"])
     matrix = runs.pivot(index="extractor", columns="dataset", values="token.f1")
     matrix = matrix[[d for d in DATASETS if d in matrix.columns] + [d for d in matrix.columns if d not in DATASETS]]
     matrix["mean"] = matrix.mean(axis=1, skipna=False)
@@ -110,7 +110,7 @@ def table_datasets_token_f1(runs: pd.DataFrame) -> Table:
 def generalization_matrix(runs: pd.DataFrame) -> pd.DataFrame:
     """Token F1 per (extractor, training source) row and test dataset column."""
     runs = runs.assign(source=runs.apply(training_source, axis=1))
-    runs = _latest(runs, ["extractor", "source", "dataset"])
+    runs = latest_runs(runs, ["extractor", "source", "dataset"])
     matrix = runs.pivot_table(index=["extractor", "source"], columns="dataset", values="token.f1", aggfunc="last")
     matrix = matrix[[d for d in DATASETS if d in matrix.columns]]
     index = sorted(matrix.index, key=lambda k: (k[0], SOURCES.index(k[1]) if k[1] in SOURCES else len(SOURCES)))
@@ -196,7 +196,7 @@ def fig_page_types(runs: pd.DataFrame) -> plt.Figure:
     columns = [f"type.{t}.token.f1" for t in PAGE_TYPES]
     if runs.empty or not set(columns) & set(runs.columns):
         raise MissingRuns("extractor runs on wcxb (experiment=table_datasets)")
-    runs = _latest(runs, ["extractor"])
+    runs = latest_runs(runs, ["extractor"])
     runs = runs.assign(_mean=runs["token.f1"]).sort_values("_mean", ascending=False)
     values = runs.reindex(columns=columns).to_numpy(dtype=float)
     counts = [runs.get(f"type.{t}.n_pages", pd.Series([np.nan])).max() for t in PAGE_TYPES]

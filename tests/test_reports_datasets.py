@@ -119,3 +119,30 @@ def test_figures_are_written(built):
     for name in ("fig_generalization", "fig_page_types"):
         assert status[name] == "written"
         assert (out / f"{name}.png").stat().st_size > 1000
+
+
+def test_table_headline_pairs_the_learned_run_with_each_reference(tmp_path):
+    """The stack's and each reference's token F1 per dataset, the paired difference with its
+    interval and p-value, and the WCXB page-type rows; a dataset without all three runs is left out."""
+    ids = [f"p{k}" for k in range(8)]
+    per_page = {"stack": [0.9] * 8, "trafilatura": [0.8] * 8, "readability": [0.9] * 8}
+    runs = []
+    for extractor, f1 in per_page.items():
+        summary = _summary("table_headline", extractor, "cleaneval", sum(f1) / 8)
+        summary["metrics"]["token"]["f1"] = sum(f1) / 8
+        runs.append((summary, f1))
+    runs.append((_summary("table_headline", "stack", "dragnet", 0.5), [0.5] * 8))  # no references: left out
+    for n, (summary, f1) in enumerate(runs):
+        run = tmp_path / "runs" / f"{n}_{summary['extractor']}_{summary['dataset']}"
+        run.mkdir(parents=True)
+        (run / "summary.json").write_text(json.dumps(summary))
+        pd.DataFrame({"page_id": ids, "token_f1": f1, "error": [""] * 8}).to_csv(run / "pages.csv", index=False)
+    status = build_all([str(tmp_path / "runs")], tmp_path / "out")
+    assert status["table_headline"] == "written"
+    table = pd.read_csv(tmp_path / "out" / "table_headline.csv")
+    assert list(table["dataset"]) == ["cleaneval"]
+    row = table.iloc[0]
+    assert (row["stack"], row["trafilatura"], row["readability"]) == (0.9, 0.8, 0.9)
+    # every page +0.1 over trafilatura: interval [+0.100, +0.100]; the same as readability: p 1
+    assert row["stack − trafilatura"].startswith("+0.100 [+0.100, +0.100], p 0.00")
+    assert row["stack − readability"] == "+0.000 [+0.000, +0.000], p 1"

@@ -1,0 +1,74 @@
+"""The headline table: a learned extractor trained on the mixture of training splits (the stack)
+against the reference extractors, dataset by dataset, with paired differences.
+
+The runs come from ``experiment=table_headline``. Per dataset: each extractor's token F1 (and
+WCXB's word F1 on wcxb), and for each reference the learned one's difference to it, its paired
+page-bootstrap 95 % interval and its paired approximate-randomization p-value
+(:func:`reports.significance.compare_pair`, as ``python -m reports compare``); then the token F1
+per WCXB page type.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from reports.collect import pages
+from reports.datasets import DATASETS, PAGE_TYPES, latest_runs
+from reports.figures import MissingRuns
+from reports.significance import align, compare_pair
+from reports.tables import Table, fmt
+
+LEARNED = "stack"
+REFERENCES = ("trafilatura", "readability")
+
+
+def _difference(learned_dir: str, reference_dir: str, metric: str) -> str:
+    """``+0.014 [+0.000, +0.029], p 0.054``: the learned run minus the reference, paired."""
+    a, b = align([pages(learned_dir), pages(reference_dir)], [LEARNED, "reference"])
+    (d,) = compare_pair(a, b, [metric])
+    return f"{d.difference:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}], p {d.pvalue:.3g}"
+
+
+def table_headline(runs: pd.DataFrame) -> Table:
+    """One row per dataset with runs of the learned extractor and of every reference, then one
+    row per WCXB page type."""
+    runs = latest_runs(runs, ["extractor", "dataset"])
+    by = {(r["extractor"], r["dataset"]): r for _, r in runs.iterrows()}
+    names = (LEARNED, *REFERENCES)
+    datasets = [
+        d for d in (*DATASETS, *sorted(set(runs["dataset"]) - set(DATASETS))) if all((e, d) in by for e in names)
+    ]
+    if not datasets:
+        raise MissingRuns(f"{', '.join(names)} on a common dataset (experiment=table_headline)")
+    rows = []
+    for dataset in datasets:
+        learned = by[(LEARNED, dataset)]
+        metrics = ["token.f1", *(["word.f1"] if dataset == "wcxb" else [])]
+        for metric in metrics:
+            row = {"dataset": dataset, "pages": str(int(learned["n_pages"])), "metric": metric}
+            for name in names:
+                row[name] = fmt(by[(name, dataset)].get(metric))
+            for reference in REFERENCES:
+                row[f"{LEARNED} − {reference}"] = _difference(
+                    learned["run_dir"], by[(reference, dataset)]["run_dir"], metric
+                )
+            rows.append(row)
+    if "wcxb" in datasets:
+        for page_type in PAGE_TYPES:
+            column = f"type.{page_type}.token.f1"
+            row = {
+                "dataset": f"wcxb: {page_type}",
+                "pages": fmt(by[(LEARNED, "wcxb")].get(f"type.{page_type}.n_pages"), 0),
+            }
+            row["metric"] = "token.f1"
+            for name in names:
+                row[name] = fmt(by[(name, "wcxb")].get(column))
+            rows.append({**row, **{f"{LEARNED} − {r}": "–" for r in REFERENCES}})
+    trained = str(by[(LEARNED, datasets[0])].get("trained_on") or "its dataset's own training pages")
+    note = (
+        f"{LEARNED} trained on {trained}; test pages: each dataset's test split, or all its pages where it has "
+        "no training split. Differences: the learned extractor minus the reference, with the paired page-bootstrap "
+        "95 % interval and the paired approximate-randomization p-value (10,000 shuffles). word.f1: WCXB's "
+        "bag-of-words F1 over lowercased \\w+ runs, its published figures' metric."
+    )
+    return Table("table_headline", f"{LEARNED} against {' and '.join(REFERENCES)}", pd.DataFrame(rows), note)
