@@ -38,6 +38,7 @@ def _order(values: pd.Series, order: tuple[str, ...]) -> pd.Series:
 
 
 def latest_runs(runs: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """One run per distinct ``keys``: the one that finished last."""
     return runs.sort_values("finished_at").drop_duplicates(subset=keys, keep="last")
 
 

@@ -42,6 +42,11 @@ def write_results(output_dir: Path, results: Sequence[PageResult], summary: dict
     if predictions:
         lines = (json.dumps(prediction_record(r), ensure_ascii=False) for r in results)
         atomic_write_text(output_dir / "predictions.jsonl", "".join(line + "\n" for line in lines))
+    write_summary(output_dir, summary)
+
+
+def write_summary(output_dir: Path, summary: dict) -> None:
+    """``summary.json`` in ``output_dir`` (atomically; NaN and infinities as null)."""
     atomic_write_text(output_dir / "summary.json", json.dumps(_finite(summary), indent=2, ensure_ascii=False) + "\n")
 
 

@@ -27,10 +27,10 @@ from pathlib import Path
 from omegaconf import DictConfig, OmegaConf
 
 from boilerbench import __version__
-from boilerbench.atomic import atomic_write_text
 from boilerbench.cache import code_version, content_key
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.experiments.model_cache import extractor_version
+from boilerbench.experiments.results import write_summary
 from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 #: Config keys that do not change a run's results (how it runs, not what it computes).
@@ -131,4 +131,4 @@ def remember_quick_key(output_dir: Path, summary: dict, quick_key: str | None) -
     """Store ``quick_key`` in a kept run's summary (its files were touched, not changed)."""
     if quick_key and summary.get("quick_key") != quick_key:
         summary["quick_key"] = quick_key
-        atomic_write_text(output_dir / "summary.json", json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+        write_summary(output_dir, summary)
