@@ -105,6 +105,20 @@ def test_prefetch_embeds_missing_pages_together_and_gives_the_same_vectors(tmp_p
 
 
 @needs_model
+def test_prepare_embeds_the_test_pages_together_and_extraction_then_embeds_nothing():
+    pages = [_page(k) for k in range(5)]
+    model = LMEmbedding().fit(pages[:3])
+    expected = [model.extract(p).labels.tolist() for p in pages[3:]]
+    fresh = LMEmbedding().fit(pages[:3])
+    trained = fresh.encoder_.texts_encoded
+    fresh.prepare([*pages[3:], Page("gone", "", "", load_error="PageReadError")], chunk=1)
+    encoded = fresh.encoder_.texts_encoded
+    assert encoded == trained + 2 and "blocks" not in pages[3].__dict__  # embedded, then the parse released
+    assert [fresh.extract(p).labels.tolist() for p in pages[3:]] == expected
+    assert fresh.encoder_.texts_encoded == encoded  # extraction found every text embedded
+
+
+@needs_model
 def test_int8_encoder_is_close_to_float32_and_cached_apart(tmp_path):
     texts = ["The council said that it will close the old bridge.", "Copyright 2007", "Contact us"]
     exact = encoder.SentenceEncoder("all-MiniLM-L6-v2").encode(texts)

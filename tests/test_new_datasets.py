@@ -331,6 +331,28 @@ def test_runner_trains_on_a_mixture_and_skips_broken_training_pages(tmp_path, mo
     assert again["n_pages"] == 5 and again["trained_on"] == "mix(dragnet)/balanced"
 
 
+def test_a_split_without_training_pages_trains_learned_extractors_on_the_fallback_mixture(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    _dragnet(data / "dragnet")
+    _wcxb(data / "wcxb")
+    monkeypatch.setenv("BOILERBENCH_DATA", str(data))
+    monkeypatch.setattr("boilerbench.datasets.base.check_manifest", lambda *args: None)
+    # wcxb split all: every page a test page, no training page of its own
+    overrides = ("dataset=wcxb", "dataset.split=all", "fallback_train_on=[dragnet]", "max_error_rate=1", "rerun=true")
+    learned = _run(tmp_path, *overrides, "cv.auto=true", "cv.folds=2", extractor="crf")
+    assert learned["trained_on"] == "mix(dragnet)/balanced" and "cv" not in learned
+    assert learned["mixture"]["sources"]["dragnet"]["pages"] == 3 and learned["n_pages"] == 5
+    # an extractor that learns nothing is not trained on anything
+    heuristic = _run(tmp_path, *overrides, extractor="bte")
+    assert "trained_on" not in heuristic and heuristic["n_pages"] == 5
+    # explicit cross-validation (without cv.auto) wins over the fallback
+    folded = _run(tmp_path, *overrides, "cv.folds=2", extractor="crf")
+    assert folded["cv"]["folds"] == 2 and "trained_on" not in folded
+    # a split with training pages of its own uses them
+    own = _run(tmp_path, "dataset=dragnet", "fallback_train_on=[wcxb:all]", "rerun=true", extractor="crf")
+    assert "trained_on" not in own and own["counts"]["train"] + own["counts"]["validation"] == 3
+
+
 # -- configs ------------------------------------------------------------------------------------
 
 

@@ -55,7 +55,8 @@ def built(tmp_path):
         _summary("table_datasets", "bte", "wcxb", 0.6, types={"article": 0.7, "forum": 0.4}),
         _summary("table_datasets", "crf", "cleaneval", 0.9),
         _summary("table_datasets", "crf", "wcxb", 0.7, types={"article": 0.9, "forum": 0.5}),
-        _summary("table_datasets", "crf", "l3s_gn1", 0.85, cv=True),
+        _summary("table_datasets", "crf", "l3s_gn1", 0.85, trained_on="mix(cleaneval,dragnet,wcxb)/balanced"),
+        _summary("table_datasets", "web2text", "l3s_gn1", 0.82, cv=True),
     ]
     matrix = {
         ("cleaneval", "cleaneval"): (0.9, None, False),
@@ -89,11 +90,13 @@ def test_table_datasets_files_and_values(built):
         assert status[name] == "written"
         assert {p.suffix for p in out.glob(f"{name}.*")} == {".md", ".tex", ".csv"}
     table = pd.read_csv(out / "table_datasets.csv")
-    assert list(table["dataset"]) == ["cleaneval", "cleaneval", "l3s_gn1", "wcxb", "wcxb"]  # table order
-    assert list(table["extractor"]) == ["crf", "bte", "crf", "crf", "bte"]  # best token F1 first
+    assert list(table["dataset"]) == ["cleaneval", "cleaneval", "l3s_gn1", "l3s_gn1", "wcxb", "wcxb"]  # table order
+    assert list(table["extractor"]) == ["crf", "bte", "crf", "web2text", "crf", "bte"]  # best token F1 first
     row = table[(table["extractor"] == "crf") & (table["dataset"] == "l3s_gn1")].iloc[0]
     assert (row["token F1"], row["block F1"], row["CleanEval"], row["errors"]) == (0.85, 0.425, 85.0, 1)
-    assert row["protocol"] == "5-fold CV" and row["ms/page"] == 2.5
+    assert row["protocol"] == "mixture" and row["ms/page"] == 2.5
+    assert table[table["extractor"] == "web2text"].iloc[0]["protocol"] == "5-fold CV"
+    assert set(table[table["extractor"] == "bte"]["protocol"]) == {"test split"}
     matrix = pd.read_csv(out / "table_datasets_token_f1.csv").set_index("extractor")
     assert matrix.loc["bte", "wcxb"] == 0.6 and pd.isna(matrix.loc["bte", "mean"])  # no l3s_gn1 run
     assert "| crf | 0.900 | 0.850 | 0.700 | 0.817 |" in (out / "table_datasets_token_f1.md").read_text()

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pandas as pd
@@ -445,3 +446,47 @@ def test_optimize_names_the_returned_figure():
     assert summary_value(summary, "metrics.token.f1") == 0.75
     with pytest.raises(ConfigError, match="metrics.block.f1, metrics.token.f1"):
         summary_value(summary, "metrics.token.nope")
+
+
+class _Preparing:
+    """A heuristic whose ``prepare`` takes a known time (or fails) before extraction."""
+
+    learns = False
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+        self.prepared: list[str] = []
+
+    def fit(self, train, validation=None):
+        return self
+
+    def prepare(self, pages) -> None:
+        if self.fail:
+            raise RuntimeError("no encoder")
+        self.prepared = [p.id for p in pages]
+        time.sleep(0.2)
+
+    def extract(self, page):
+        from boilerbench.extractors.base import Extraction
+
+        return Extraction.from_labels(page, np.ones(len(page.blocks), np.int8))
+
+
+def test_batched_preparation_runs_first_and_its_time_is_spread_over_the_pages(caplog):
+    from omegaconf import OmegaConf
+
+    from boilerbench.datasets.page import Page
+    from boilerbench.experiments.runner import evaluate
+
+    cfg = OmegaConf.create({"max_page_mb": 0.0001, "progress": False, "n_workers": 1})
+    pages = [Page("a", "<p>one two</p>", "one two"), Page("big", "<p>" + "x " * 100 + "</p>", "x")]
+    pages.append(Page("broken", "", "", load_error="PageReadError: gone"))
+    extractor = _Preparing()
+    results = evaluate(extractor, pages, cfg)
+    assert extractor.prepared == ["a", "broken"]  # the 100-char limit leaves "big" to extraction (an error)
+    rows = {r.row["page_id"]: r.row for r in results}
+    assert rows["a"]["extract_ms"] >= 200 / 3 and rows["big"]["error"].startswith("PageTooLarge")
+    assert rows["broken"]["extract_ms"] == 0.0  # a page that was not scored gets no share
+    failing = evaluate(_Preparing(fail=True), pages[:1], cfg)
+    assert failing[0].row["error"] == "" and failing[0].row["token_f1"] == 1.0
+    assert "prepare failed (RuntimeError: no encoder)" in caplog.text

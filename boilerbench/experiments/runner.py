@@ -87,18 +87,45 @@ def fit_extractor(
     return seconds, False
 
 
+def prepare(extractor: Extractor, pages: list, max_html_chars: int) -> float:
+    """Let an extractor that works faster on many pages at once (``prepare(pages)``: the LM
+    encoder embeds 32 pages per call) do that work before the pages are extracted one by one;
+    returns its milliseconds per page. Pages over the size limit are left to extraction, which
+    records them as errors; a failure here is only logged: extraction then does the work per page
+    and records any error per page."""
+    hook = getattr(extractor, "prepare", None)
+    if hook is None or not pages:
+        return 0.0
+    start = time.perf_counter()
+    try:
+        hook([p for p in pages if len(p.html) <= max_html_chars])
+    except Exception as error:  # an optimisation only: never lose the run to it
+        log.warning(
+            "%s.prepare failed (%s: %s): extracting page by page", type(extractor).__name__, type(error).__name__, error
+        )
+    return 1000 * (time.perf_counter() - start) / len(pages)
+
+
 def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
-    """Extract and score every page (in ``cfg.n_workers`` processes), releasing each page's tree once it is scored."""
+    """Extract and score every page (in ``cfg.n_workers`` processes), releasing each page's tree
+    once it is scored. An extractor's batched preparation (:func:`prepare`) is part of each
+    page's ``extract_ms``, spread evenly over the pages."""
     pages = list(pages)
+    limit = int(cfg.max_page_mb * 1_000_000)
+    prepared_ms = prepare(extractor, pages, limit)
     with tqdm(total=len(pages), desc="extract", unit="page", disable=not cfg.progress, leave=False) as bar:
-        return evaluate_pages(
+        results = evaluate_pages(
             extractor,
             pages,
-            int(cfg.max_page_mb * 1_000_000),
+            limit,
             rouge=bool(cfg.get("rouge", False)),
             n_workers=int(cfg.get("n_workers", 1)),
             on_result=bar.update,
         )
+    for result in results if prepared_ms else ():
+        if result.scored:
+            result.row["extract_ms"] += prepared_ms
+    return results
 
 
 def summarise(
@@ -267,9 +294,10 @@ def train_on_config(entry: str, cfg: DictConfig) -> DictConfig:
     return node
 
 
-def mixture_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, dict]:
-    """The split of a run trained on a mixture of datasets (``train_on=[cleaneval,dragnet,wcxb]``,
-    each entry a dataset config name, or ``name:split`` for another split than its default),
+def mixture_split(cfg: DictConfig, test_split: Split, entries: list[str]) -> tuple[Split, str, dict]:
+    """The split of a run trained on a mixture of datasets (``entries``: ``train_on``, such as
+    ``[cleaneval,dragnet,wcxb]``, or ``fallback_train_on``; each entry a dataset config name, or
+    ``name:split`` for another split than its default),
     weighted by ``train_weights`` (:func:`boilerbench.datasets.mixture.mixture`), tested on the
     test pages of ``cfg.dataset``. A test page that is also a training page of the mixture (its
     dataset has no training split, or the splits overlap) is a :class:`ConfigError`
@@ -280,7 +308,7 @@ def mixture_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, dict]
     weights = str(cfg.get("train_weights", "balanced"))
     tested = OmegaConf.to_container(cfg.dataset, resolve=True)
     sources: dict[str, Split] = {}
-    for entry in (str(e) for e in cfg.train_on):
+    for entry in entries:
         node = train_on_config(entry, cfg)
         same = OmegaConf.to_container(node, resolve=True) == tested
         sources[entry] = test_split if same else build(node).load()
@@ -301,13 +329,25 @@ def mixture_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, dict]
     return split, train.name, section
 
 
-def datasets_read(cfg: DictConfig, dataset: Dataset) -> list[Dataset]:
+def fallback_mixture(cfg: DictConfig, extractor: Extractor) -> list[str]:
+    """The ``fallback_train_on`` entries that train a learned extractor tested on a split with no
+    training pages of its own (L3S-GN1, Scrapinghub, ...), instead of cross-validating it there;
+    empty for an extractor that learns nothing, or when the run names its training data."""
+    if not getattr(extractor, "learns", True) or cfg.get("train_on") is not None:
+        return []
+    if cfg.get("train_dataset") is not None:
+        return []
+    return [str(e) for e in cfg.get("fallback_train_on") or ()]
+
+
+def datasets_read(cfg: DictConfig, dataset: Dataset, extractor: Extractor) -> list[Dataset]:
     """The datasets a run reads: the tested one, and a cross-dataset run's or a mixture's
-    training datasets."""
+    training datasets (a fallback mixture's too: whether it is used is known once the split is read)."""
     read = [dataset]
     if cfg.get("train_dataset") is not None:
         read.append(build(cfg.train_dataset))
-    read += [build(train_on_config(str(entry), cfg)) for entry in cfg.get("train_on") or ()]
+    entries = [str(e) for e in cfg.get("train_on") or ()] + fallback_mixture(cfg, extractor)
+    read += [build(train_on_config(entry, cfg)) for entry in entries]
     return read
 
 
@@ -336,7 +376,7 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     extractor = build(cfg.extractor)  # before the data is read: a bad config value fails at once
     dataset = build(cfg.dataset)
     reuse = not cfg.get("rerun", False) and not cfg.get("save_model")
-    quick_key = run_identity(cfg, extractor, dataset, file_fingerprint(datasets_read(cfg, dataset)))
+    quick_key = run_identity(cfg, extractor, dataset, file_fingerprint(datasets_read(cfg, dataset, extractor)))
     earlier = previous_run(Path(output_dir), "quick_key", quick_key) if reuse else None
     if earlier is not None:
         return kept(earlier, output_dir)
@@ -354,6 +394,9 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     identity: dict = {}
     mixed: dict = {}
     train_on = cfg.get("train_on")
+    fallback = fallback_mixture(cfg, extractor)
+    if fallback and not split.train and not split.validation and target == "test" and (not folds or cfg.cv.auto):
+        train_on = fallback
     train_dataset = cfg.get("train_dataset")
     if train_dataset is not None and OmegaConf.to_container(train_dataset, resolve=True) == OmegaConf.to_container(
         cfg.dataset, resolve=True
@@ -368,7 +411,7 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     if train_dataset is not None:
         split, trained_on, key = cross_dataset_split(cfg, split)
     elif train_on is not None:
-        split, trained_on, mixed = mixture_split(cfg, split)
+        split, trained_on, mixed = mixture_split(cfg, split, [str(e) for e in train_on])
         key = (trained_on, trained_on)
         identity = {"train_on": list(mixed["sources"]), "train_weights": mixed["weights"]}
     save_to = cfg.get("save_model")

@@ -141,6 +141,18 @@ class LMEmbedding(Estimator):
         return f"{self.iterations_} L-BFGS iterations, {self.encoder_.texts_encoded} texts embedded"
 
     # -- inference ----------------------------------------------------------------------------
+    def prepare(self, pages: Sequence[Page], chunk: int = 32) -> None:
+        """Embed the blocks of the pages about to be extracted ``chunk`` pages per encoder call
+        (:meth:`SentenceEncoder.prefetch`: 1.5-1.9x faster than page by page), releasing each
+        chunk's parsed pages; the runner calls it before extraction and spreads its time over the
+        pages' ``extract_ms``."""
+        pages = [p for p in pages if not p.load_error]
+        for start in range(0, len(pages), chunk):
+            part = pages[start : start + chunk]
+            self.encoder_.prefetch([p.blocks.texts for p in part], chunk=chunk)
+            for page in part:
+                page.release()
+
     def predict_proba_matrix(self, x: np.ndarray) -> np.ndarray:
         """Content probability of each feature row."""
         if not hasattr(self, "coef_"):
