@@ -79,7 +79,8 @@ def table_datasets(runs: pd.DataFrame) -> Table:
     note = (
         "Test pages of each dataset: its own test split, or all its pages where it has no training split "
         "(learned extractors then fit on the balanced mixture of the cleaneval, dragnet and wcxb training "
-        "splits: protocol 'mixture'; or on the other folds of a cross-validation). token F1: bag-of-words F1, mean over pages; word F1: "
+        "splits: protocol 'mixture'; or on the other folds of a cross-validation). token F1: bag-of-words F1, "
+        "mean over pages; word F1: "
         "WCXB's word F1 (bag of lowercased \\w+ runs, its published figures' metric), mean over pages; block F1: "
         "micro over blocks; CleanEval: mean score; snippet F1: WCXB's with/without snippets, mean over pages "
         "(trafilatura's scoring); ms/page: extraction time; errors: pages that failed to load or extract."
