@@ -26,7 +26,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     extractor = ReadabiliPy(engine="node")
     lib = extractor._lib
-    print(f"{'dataset':<12} {'pages':>5} {'per page (ms)':>14} {'one server (ms)':>16} {'speed-up':>9} {'texts differ':>13}")
+    header = ("dataset", "pages", "per page (ms)", "one server (ms)", "speed-up", "texts differ")
+    print("{:<12} {:>5} {:>14} {:>16} {:>9} {:>13}".format(*header))
     for name in args.datasets.split(","):
         split, _ = load(name)
         pages = [p for p in split.test if not p.load_error and p.html.strip()][: args.pages]
