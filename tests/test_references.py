@@ -98,3 +98,62 @@ def test_missing_package_is_one_clear_cli_message(tmp_path):
     assert proc.returncode == 2
     assert "trafilatura" in proc.stderr and 'pip install -e ".[refs]"' in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def _node_readabilipy(**kwargs):
+    from boilerbench.extractors.references.readabilipy import ReadabiliPy
+
+    extractor = ReadabiliPy(**kwargs)
+    if extractor.run_info()["readabilipy_engine"] != "node":
+        pytest.skip("node or ReadabiliPy's JavaScript dependencies are not installed")
+    return extractor
+
+
+def test_readabilipy_node_server_gives_readabilipys_own_text():
+    """One node process for every page gives what ReadabiliPy's one process per page gives."""
+    extractor = _node_readabilipy()
+    own = extractor._lib.simple_json_from_html_string(PAGE, use_readability=True)["plain_text"]
+    assert extractor.node_blocks(PAGE) == own and any("spring" in b["text"] for b in own)
+    first = extractor._server._process
+    short = "<html><body><p>Short.</p></body></html>"
+    assert extractor.node_blocks(short) == extractor._lib.simple_json_from_html_string(short, True)["plain_text"]
+    assert extractor._server._process is first
+    assert extractor.run_info() == {"readabilipy_engine": "node"}
+
+
+def test_readabilipy_node_server_failures_are_page_errors_and_the_next_page_goes_on():
+    from boilerbench.extractors.references.readabilipy import ReadabilityJsError
+
+    extractor = _node_readabilipy(timeout_s=0.001)
+    with pytest.raises(ReadabilityJsError, match="no answer within 0.001 s"):
+        extractor.extract(Page("slow", PAGE, ARTICLE))
+    assert extractor._server._process is None  # killed: its late answer cannot reach the next page
+    extractor._server.timeout_s = 60
+    assert "budget for the project" in extractor.extract(Page("p", PAGE, ARTICLE)).text
+    extractor._server._process.kill()  # node died between pages: the next page starts a new one
+    extractor._server._process.wait()
+    assert "budget for the project" in extractor.extract(Page("p", PAGE, ARTICLE)).text
+
+
+def test_readabilipy_forked_worker_starts_its_own_node():
+    import multiprocessing
+
+    global _FORKED
+    _FORKED = extractor = _node_readabilipy()
+    parent = extractor._server._start().pid
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        child_pid, text = pool.apply(_extract_in_child)
+    assert child_pid != parent and "budget for the project" in text
+    assert extractor._server._process.pid == parent and extractor._server._process.poll() is None
+    assert "budget for the project" in extractor.extract(Page("p", PAGE, ARTICLE)).text
+
+
+#: The extractor a forked worker inherits (test_readabilipy_forked_worker_starts_its_own_node).
+_FORKED = None
+
+
+def _extract_in_child():
+    assert _FORKED is not None
+    text = _FORKED.extract(Page("p", PAGE, ARTICLE)).text
+    return _FORKED._server._process.pid, text
