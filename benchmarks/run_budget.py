@@ -43,7 +43,8 @@ def main(argv: list[str]) -> int:
                 row[name] += seconds
         total = sum(r["wall"] for r in per_extractor.values())
         print(f"{folder}: {len(jobs)} jobs, {total / 60:.1f} job-minutes (about {total / 120:.1f} minutes on 2 cores)")
-        print(f"  {'extractor':<16} {'jobs':>4} {'pages':>6} {'wall s':>8} {'fit s':>8} {'extract s':>9} {'rest s':>7} {'share':>6}")
+        header = ("extractor", "jobs", "pages", "wall s", "fit s", "extract s", "rest s", "share")
+        print("  {:<16} {:>4} {:>6} {:>8} {:>8} {:>9} {:>7} {:>6}".format(*header))
         for name, row in sorted(per_extractor.items(), key=lambda kv: -kv[1]["wall"]):
             rest = row["wall"] - row["fit"] - row["extract"]
             print(
