@@ -254,11 +254,27 @@ def test_mixture_weights():
     assert [p.source for p in bal.validation].count("smallv") == 2
     same = mixture({"big": big, "small": small, "nosplit": nosplit}, "balanced", seed=0)
     assert [p.id for p in bal.train] == [p.id for p in same.train]  # seeded: the same pages every time
-    with pytest.raises(ConfigError, match="balanced, proportional"):
+    with pytest.raises(ConfigError, match="balanced, proportional, balanced_types"):
         mixture({"big": big}, "equal")
     drawn = [p.id for p in resample(_pages("r", 4), 6, np.random.default_rng(0))]
     assert len(drawn) == 6 and set(drawn) == {"r0", "r1", "r2", "r3"} and drawn == sorted(drawn)
     assert resample(_pages("r", 4), 0, np.random.default_rng(0)) == []
+
+
+def test_balanced_types_gives_each_page_type_of_a_dataset_the_same_share():
+    typed = _pages("w", 8)
+    for page, kind in zip(typed, ["article"] * 6 + ["forum", "listing"], strict=True):
+        page.page_type = kind
+    untyped = Split("s", train=_pages("plain", 5))
+    mixed = mixture({"typed": Split("t", train=typed), "plain": untyped}, "balanced_types", seed=0)
+    kinds = pd.Series([p.page_type for p in mixed.train if p.id.startswith("w")]).value_counts().to_dict()
+    # 8 pages for each dataset (the larger one's count): 3 + 3 + 2 over the three types, in page order
+    assert kinds == {"article": 3, "forum": 3, "listing": 2}
+    drawn = [p.id for p in mixed.train if p.id.startswith("w")]
+    assert drawn[3:] == ["w6", "w6", "w6", "w7", "w7"] and drawn == sorted(drawn)  # the few repeated, in order
+    assert len(set(drawn[:3])) == 3 and set(drawn[:3]) < {f"w{i}" for i in range(6)}  # 3 of the 6 articles once
+    assert sorted(pd.Series([p.id for p in mixed.train if p.id.startswith("plain")]).value_counts()) == [1, 1, 2, 2, 2]
+    assert mixed.name == "mix(typed,plain)/balanced_types"
 
 
 # -- the runner: page errors, page types, snippets, mixtures --------------------------------------

@@ -12,7 +12,11 @@ each of them learns from the pages it is given; not every learner takes sample w
   the same whatever its size and no page is dropped. Pages, not blocks, are the unit: a
   dataset of longer pages still brings more blocks per page. The cost is training time, which
   grows with the number of pages (up to ``k x`` the largest dataset for ``k`` datasets); the
-  repeated pages are the same objects, so memory does not grow.
+  repeated pages are the same objects, so memory does not grow;
+- ``balanced_types``: as ``balanced``, and within a dataset whose pages have types (WCXB's
+  article, forum, product, ...) each type gets the same share of the dataset's pages, so that
+  the few listing or forum pages weigh as much as the many articles: a model meant for pages of
+  every type should not learn articles only because most annotated pages are articles.
 
 Training and validation pages are weighted alike, so early stopping scores the mixture as it
 is weighted. Pages that could not be loaded (``load_error``) are left out.
@@ -21,6 +25,7 @@ is weighted. Pages that could not be loaded (``load_error``) are left out.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
 import numpy as np
 
@@ -28,10 +33,11 @@ from boilerbench.datasets.base import Split
 from boilerbench.datasets.page import Page
 from boilerbench.errors import check_choice
 
-WEIGHTS = ("balanced", "proportional")
+WEIGHTS = ("balanced", "proportional", "balanced_types")
+T = TypeVar("T")
 
 
-def resample(pages: Sequence[Page], size: int, rng: np.random.Generator) -> list[Page]:
+def resample(pages: Sequence[T], size: int, rng: np.random.Generator) -> list[T]:
     """``size`` pages drawn from ``pages``: each page ``size // n`` times, then a sample without
     replacement of ``size % n`` more, in the original order (deterministic for a given ``rng``)."""
     n = len(pages)
@@ -42,11 +48,31 @@ def resample(pages: Sequence[Page], size: int, rng: np.random.Generator) -> list
     return [page for page, k in zip(pages, repeats.tolist(), strict=True) for _ in range(k)]
 
 
+def resample_types(pages: Sequence[Page], size: int, rng: np.random.Generator) -> list[Page]:
+    """``size`` pages drawn from ``pages`` with every page type (``page_type``; None is one type)
+    drawn alike: ``size`` shared out evenly over the types (the first types take the remainder),
+    each type's share drawn by :func:`resample`; in the original order of the pages."""
+    types: dict[str | None, list[int]] = {}
+    for index, page in enumerate(pages):
+        types.setdefault(page.page_type, []).append(index)
+    if len(types) < 2:
+        return resample(pages, size, rng)
+    shares = np.full(len(types), size // len(types))
+    shares[: size % len(types)] += 1
+    drawn = [
+        (index, pages[index])
+        for indices, share in zip(types.values(), shares.tolist(), strict=True)
+        for index in resample(indices, share, rng)
+    ]
+    return [page for _, page in sorted(drawn, key=lambda pair: pair[0])]
+
+
 def _weighted(parts: Sequence[list[Page]], weights: str, rng: np.random.Generator) -> list[Page]:
     if weights == "proportional":
         return [p for part in parts for p in part]
     largest = max((len(part) for part in parts), default=0)
-    return [p for part in parts for p in resample(part, largest, rng)]
+    draw = resample_types if weights == "balanced_types" else resample
+    return [p for part in parts for p in draw(part, largest, rng)]
 
 
 def mixture(sources: Mapping[str, Split], weights: str = "balanced", seed: int = 0) -> Split:
