@@ -249,7 +249,7 @@ class Stack(WithMembers, Estimator):
         chosen = min((t for t, f in scores.items() if f == best), key=lambda t: abs(t - 0.5))
         default = scores[self.threshold] if self.threshold in scores else mean_f1(self.threshold)
         log.info("stack threshold %.2f: validation token F1 %.4f (%.4f at %.2f)", chosen, best, default, self.threshold)
-        return float(chosen)
+        return chosen
 
     def decode(self, p: np.ndarray, threshold: float | None = None) -> np.ndarray:
         """Labels from the probabilities: the threshold (the fitted one unless given), or the
