@@ -17,14 +17,7 @@ from boilerbench.experiments.model_file import ModelFileError, load_model_file, 
 from boilerbench.extractors import ensembles, members
 from boilerbench.extractors.stack import Stack
 from boilerbench.extractors.stack import model as stack_model
-from boilerbench.extractors.stack.features import (
-    NEIGHBOUR_FEATURES,
-    feature_names,
-    neighbour_features,
-    page_matrix,
-    vote_features,
-)
-from boilerbench.extractors.web2text.features import BLOCK_FEATURES
+from boilerbench.extractors.stack.features import feature_names, page_matrix, vote_features
 
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
 
@@ -93,35 +86,6 @@ def test_stack_learns_the_paragraphs(features):
     stack = small(features=features).fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
     for page in (make_page(i) for i in range(20, 24)):
         assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
-
-
-def test_neighbour_features_by_hand():
-    rows = np.zeros((3, len(BLOCK_FEATURES)))
-    words = BLOCK_FEATURES.index("log_n_words")
-    rows[:, words] = [1.0, 2.0, 3.0]
-    out = neighbour_features(rows)
-    assert out.shape == (3, 4 * len(NEIGHBOUR_FEATURES))
-    # offset by offset (-2, -1, +1, +2), log_n_words first within each; 0 past the page's ends
-    width = len(NEIGHBOUR_FEATURES)
-    assert [out[:, k * width].tolist() for k in range(4)] == [[0, 0, 1], [0, 1, 2], [2, 3, 0], [3, 0, 0]]
-    assert neighbour_features(np.zeros((0, len(BLOCK_FEATURES)))).shape == (0, 4 * width)
-
-
-def test_tuned_threshold_is_the_best_one_on_the_validation_pages(tmp_path):
-    pages = [make_page(i) for i in range(2)]
-    # the paragraph blocks (gold 1) get 0.3 and the boilerplate 0.1 (page 0's copyright line 0.6):
-    # any threshold in (0.1, 0.3] keeps exactly the article; on page 0 one above 0.3 keeps nothing
-    probabilities = [np.where(p.gold_labels == 1, 0.3, 0.1) for p in pages]
-    probabilities[0][-1] = 0.6
-    stack = small()
-    assert stack.best_threshold(pages, probabilities) == 0.3  # the best of 0.2..0.3: nearest 0.5
-    assert stack.decode(probabilities[1], 0.3).tolist() == pages[1].gold_labels.tolist()
-    fitted = small(tune_threshold=True).fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
-    assert 0.2 <= fitted.threshold_ <= 0.8 and fitted.fit_info_["threshold"] == fitted.threshold_
-    fitted.threshold_ = 0.35  # as if tuned there: saved and loaded with the model
-    fitted.save(tmp_path)
-    assert small(tune_threshold=True).load(tmp_path).threshold_ == 0.35
-    assert small().fit([make_page(i) for i in range(12)]).threshold_ == 0.5
 
 
 def test_transitions_are_counted_with_add_one():

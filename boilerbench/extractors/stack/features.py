@@ -12,11 +12,7 @@ Per block (rows in block order):
   page-level keep rate (share of the page's blocks and of its words it keeps); a member that
   failed on the page votes 0 everywhere and its ``failed`` column is 1; then the share of
   members that keep the block;
-- *position*: the block's index over the page's number of blocks, and log of that number;
-- *neighbours* (with the block features): a few of the block features of the two blocks before
-  and the two after it (:data:`NEIGHBOUR_FEATURES`; 0 past the page's ends): the trees see each
-  block alone, while Web2Text's CNN sees a window of blocks, and a paragraph among paragraphs, or
-  a link among links, is what tells content from a menu.
+- *position*: the block's index over the page's number of blocks, and log of that number.
 """
 
 from __future__ import annotations
@@ -36,15 +32,6 @@ from boilerbench.extractors.web2text.features import BLOCK_FEATURES, page_featur
 FEATURE_GROUPS = ("all", "blocks", "votes")
 DENSITY_FEATURES = ("log_td", "log_ctd", "log_parent_td", "log_parent_ctd")
 POSITION_FEATURES = ("position", "log_n_blocks")
-#: The Web2Text block features whose values at the neighbouring blocks (:data:`NEIGHBOURS`) are features.
-NEIGHBOUR_FEATURES = (
-    "log_n_words",
-    "link_density",
-    "stopword_ratio",
-    "has_multiple_sentences",
-    "log_avg_sentence_length",
-)
-NEIGHBOURS = (-2, -1, 1, 2)
 VOTE_FEATURES = ("vote", "vote_prev", "vote_next", "vote_window5", "keep_rate_blocks", "keep_rate_words", "failed")
 
 
@@ -115,16 +102,6 @@ def vote_features(votes: np.ndarray, words: np.ndarray) -> np.ndarray:
     return np.column_stack(columns) if columns else np.zeros((n, 0))
 
 
-def neighbour_features(block_rows: np.ndarray) -> np.ndarray:
-    """:data:`NEIGHBOUR_FEATURES` of the blocks at each offset of :data:`NEIGHBOURS` (offset by
-    offset), from the page's Web2Text block feature rows; 0 where the offset leaves the page."""
-    columns = [BLOCK_FEATURES.index(f) for f in NEIGHBOUR_FEATURES]
-    values = block_rows[:, columns]
-    n, reach = len(values), max(abs(k) for k in NEIGHBOURS)
-    padded = np.pad(values, ((reach, reach), (0, 0)))
-    return np.hstack([padded[reach + k : reach + k + n] for k in NEIGHBOURS])
-
-
 def position_features(n: int) -> np.ndarray:
     """Each block's relative position and log of the page's number of blocks."""
     return np.column_stack([np.arange(n) / max(n - 1, 1), np.full(n, np.log1p(n))])
@@ -137,7 +114,6 @@ def feature_names(group: str, members: Sequence[str], vocabulary: Sequence[str])
         names += [f"web2text.{f}" for f in BLOCK_FEATURES]
         names += [f"cetd.{f}" for f in DENSITY_FEATURES]
         names += [f"crf.{f}" for f in vocabulary]
-        names += [f"neighbour{k:+d}.{f}" for k in NEIGHBOURS for f in NEIGHBOUR_FEATURES]
     if group in ("all", "votes"):
         names += [f"member.{m}.{f}" for m in members for f in VOTE_FEATURES] + ["members.keep_share"]
     return names
@@ -150,8 +126,7 @@ def page_matrix(page: Page, group: str, votes: np.ndarray | None, vocabulary: Se
     n = len(blocks)
     parts = [position_features(n)]
     if group in ("all", "blocks"):
-        block_rows = page_features(blocks, page.html)[0]
-        parts += [block_rows, density_features(page), crf_matrix(page, vocabulary), neighbour_features(block_rows)]
+        parts += [page_features(blocks, page.html)[0], density_features(page), crf_matrix(page, vocabulary)]
     if group in ("all", "votes"):
         assert votes is not None
         parts.append(vote_features(votes, blocks.word_counts.astype(np.float64)))

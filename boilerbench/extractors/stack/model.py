@@ -5,10 +5,7 @@ Training rows are the blocks of the training pages, labelled by the gold aligner
 their number of words by default (``weighting``), so the trees spend their capacity on the
 blocks that the token metrics count; trees are added until the weighted log-loss on the
 validation pages (10 % of the training pages when the split has none) stops improving for
-``early_stopping`` rounds. A block is content when its probability reaches ``threshold`` (with
-``tune_threshold``, the threshold of :data:`THRESHOLDS` that gives the validation pages the best
-mean token F1, the headline's metric: the trees fit a word-weighted log-loss, whose 0.5 is not
-where a page's F1 peaks); with
+``early_stopping`` rounds. A block is content when its probability reaches ``threshold``; with
 ``smoothing`` > 0 the labels are the Viterbi path of ``log p`` plus ``smoothing`` times the log
 transition probabilities between neighbouring blocks' labels counted on the training pages
 (Web2Text's decoding, with the trees as unary potentials and a first-order HMM as pairwise).
@@ -35,7 +32,6 @@ import numpy as np
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice, import_optional
-from boilerbench.evaluation.token import token_prf
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.ensembles import DEFAULT_MEMBERS, check_members
 from boilerbench.extractors.members import WithMembers, vote_matrix
@@ -49,8 +45,6 @@ log = logging.getLogger(__name__)
 BACKENDS = ("lightgbm", "sklearn")
 WEIGHTINGS = ("words", "log_words", "blocks")
 STATE_FILE = "stack.json"
-#: The thresholds ``tune_threshold`` tries on the validation pages.
-THRESHOLDS = tuple(round(t, 2) for t in np.arange(0.2, 0.81, 0.05))
 MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
 
 
@@ -92,7 +86,6 @@ class Stack(WithMembers, Estimator):
         weighting: str = "words",
         threshold: float = 0.5,
         smoothing: float = 0.0,
-        tune_threshold: bool = False,
         validation_share: float = 0.1,
         n_jobs: int = 1,
         seed: int = 0,
@@ -119,7 +112,6 @@ class Stack(WithMembers, Estimator):
         self.weighting = weighting
         self.threshold = threshold
         self.smoothing = smoothing
-        self.tune_threshold = tune_threshold
         self.validation_share = validation_share
         self.n_jobs = n_jobs
         self.seed = seed
@@ -135,15 +127,13 @@ class Stack(WithMembers, Estimator):
         votes = vote_matrix(self.built_members(), page) if self.uses_votes else None
         return page_matrix(page, self.features, votes, self.vocabulary_)
 
-    def _dataset(self, pages: Sequence[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Rows, labels and weights of the pages' blocks, and where each page's rows end."""
+    def _dataset(self, pages: Sequence[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         rows, labels, weights = [], [], []
         for page in pages:
             rows.append(self._rows(page))
             labels.append(page.gold_labels)
             weights.append(block_weights(page.blocks.word_counts, self.weighting))
-        ends = np.cumsum([len(r) for r in rows])
-        return np.concatenate(rows), np.concatenate(labels).astype(np.int64), np.concatenate(weights), ends
+        return np.concatenate(rows), np.concatenate(labels).astype(np.int64), np.concatenate(weights)
 
     # -- learning ---------------------------------------------------------------------------
 
@@ -153,21 +143,16 @@ class Stack(WithMembers, Estimator):
         if not train:
             raise ConfigError("the stack needs training pages with text")
         self.vocabulary_ = crf_vocabulary(train) if self.features != "votes" else []
-        X, y, w, _ = self._dataset(train)
-        Xv, yv, wv, ends = self._dataset(validation) if validation else (None, None, None, None)
+        X, y, w = self._dataset(train)
+        Xv, yv, wv = self._dataset(validation) if validation else (None, None, None)
         self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
         self.transitions_ = transition_log_probs([p.gold_labels.astype(np.int64) for p in train])
-        self.threshold_ = self.threshold
-        if self.tune_threshold and validation:
-            assert Xv is not None and ends is not None
-            self.threshold_ = self.best_threshold(validation, np.split(self.probabilities(Xv), ends[:-1]))
         self.fit_info_ = {
             "train_pages": len(train),
             "validation_pages": len(validation),
             "train_blocks": int(len(y)),
             "n_features": int(X.shape[1]),
             "n_trees": self._n_trees(),
-            "threshold": self.threshold_,
             "fit_s": time.perf_counter() - start,
         }
         log.info("stack fitted: %s", self.fit_info_)
@@ -231,35 +216,13 @@ class Stack(WithMembers, Estimator):
             return self.model_.predict(rows, num_iteration=self.model_.best_iteration or None)
         return self.model_.predict_proba(rows)[:, 1]
 
-    def best_threshold(self, pages: Sequence[Page], probabilities: Sequence[np.ndarray]) -> float:
-        """The threshold of :data:`THRESHOLDS` whose labels give ``pages`` the best mean token F1
-        (ties: the one nearest 0.5)."""
-
-        def mean_f1(threshold: float) -> float:
-            f1 = [
-                token_prf(
-                    Extraction.from_labels(page, self.decode(q, threshold)).text, page.gold_text, page.tokenizer
-                ).f1
-                for page, q in zip(pages, probabilities, strict=True)
-            ]
-            return float(np.mean(f1))
-
-        scores = {t: mean_f1(t) for t in THRESHOLDS}
-        best = max(scores.values())
-        chosen = min((t for t, f in scores.items() if f == best), key=lambda t: abs(t - 0.5))
-        default = scores[self.threshold] if self.threshold in scores else mean_f1(self.threshold)
-        log.info("stack threshold %.2f: validation token F1 %.4f (%.4f at %.2f)", chosen, best, default, self.threshold)
-        return chosen
-
-    def decode(self, p: np.ndarray, threshold: float | None = None) -> np.ndarray:
-        """Labels from the probabilities: the threshold (the fitted one unless given), or the
-        Viterbi path when smoothing."""
-        threshold = getattr(self, "threshold_", self.threshold) if threshold is None else threshold
+    def decode(self, p: np.ndarray) -> np.ndarray:
+        """Labels from the probabilities: the threshold, or the Viterbi path when smoothing."""
         if self.smoothing == 0 or len(p) < 2:
-            return (p >= threshold).astype(np.int8)
+            return (p >= self.threshold).astype(np.int8)
         eps = 1e-6
         unary = np.column_stack([np.log(np.clip(1 - p, eps, 1)), np.log(np.clip(p, eps, 1))])
-        unary[:, 1] += np.log((1 - threshold) / threshold)  # the threshold as a prior shift
+        unary[:, 1] += np.log((1 - self.threshold) / self.threshold)  # the threshold as a prior shift
         pairwise = np.broadcast_to(self.transitions_, (len(p) - 1, 2, 2))
         return viterbi(unary, pairwise, self.smoothing).astype(np.int8)
 
@@ -303,7 +266,6 @@ class Stack(WithMembers, Estimator):
             "params": self.get_params(),
             "vocabulary": self.vocabulary_,
             "transitions": self.transitions_.tolist(),
-            "threshold": self.threshold_,
             "fit_info": self.fit_info_,
         }
         atomic_write_text(directory / STATE_FILE, json.dumps(state, indent=1))
@@ -320,6 +282,5 @@ class Stack(WithMembers, Estimator):
             self.model_ = pickle.loads((directory / MODEL_FILES["sklearn"]).read_bytes())
         self.vocabulary_ = list(state["vocabulary"])
         self.transitions_ = np.asarray(state["transitions"])
-        self.threshold_ = float(state.get("threshold", self.threshold))
         self.fit_info_ = state["fit_info"]
         return self
