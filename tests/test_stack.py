@@ -17,7 +17,7 @@ from boilerbench.experiments.model_file import ModelFileError, load_model_file, 
 from boilerbench.extractors import ensembles, members
 from boilerbench.extractors.stack import Stack
 from boilerbench.extractors.stack import model as stack_model
-from boilerbench.extractors.stack.features import feature_names, page_matrix, vote_features
+from boilerbench.extractors.stack.features import context_features, feature_names, page_matrix, vote_features
 
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
 
@@ -86,6 +86,39 @@ def test_stack_learns_the_paragraphs(features):
     stack = small(features=features).fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
     for page in (make_page(i) for i in range(20, 24)):
         assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
+
+
+def test_context_features_by_hand():
+    paths = ["b/ul/li", "b/p", "b/ul/li", "b/ul/li"]
+    p = np.array([0.9, 0.5, 0.3, 0.0])
+    words = np.array([1.0, 2.0, 1.0, 0.0])
+    rows = context_features(paths, words, p)
+    assert rows[:, 0].tolist() == p.tolist()
+    np.testing.assert_allclose(rows[:, 1], [0.4, 0.5, 0.4, 0.4])  # mean over the same path
+    np.testing.assert_allclose(rows[:, 2], [0.9, 0.5, 0.9, 0.9])  # max over the same path
+    np.testing.assert_allclose(rows[:, 3], np.log([3, 1, 3, 3]))
+    np.testing.assert_allclose(rows[:, 4], [1.7 / 5, 1.7 / 5, 1.7 / 5, 0.8 / 5])  # blocks i-2..i+2, 0 outside
+    np.testing.assert_allclose(rows[:, 5], (0.9 + 1.0 + 0.3) / 4)  # word-weighted page mean
+    assert context_features([], np.zeros(0), np.zeros(0)).shape == (0, 6)
+
+
+def test_second_stage_learns_from_out_of_fold_probabilities_and_round_trips(tmp_path):
+    train, validation = [make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)]
+    stack = small(second_stage=True, stage_folds=2).fit(train + train[:4], validation)  # repeated pages: one fold
+    assert stack.stage_two_ is not None and stack.fit_info_["n_trees_stage_two"] >= 1
+    assert stack.feature_names()[-6:] == [
+        f"context.{f}" for f in ("p", "path_mean", "path_max", "log_path_blocks", "window5_mean", "page_mean")
+    ]
+    for page in (make_page(i) for i in range(20, 24)):
+        assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
+    stack.save(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["stack.json", "stack.lgb.txt", "stack.stage2.lgb.txt"]
+    loaded = small(second_stage=True, stage_folds=2).load(tmp_path)
+    page = make_page(30)
+    rows = loaded._rows(page)
+    np.testing.assert_array_equal(loaded.probabilities(rows, page), stack.probabilities(rows, page))
+    with pytest.raises(ConfigError, match="stage_folds >= 2"):
+        small(stage_folds=1)
 
 
 def test_transitions_are_counted_with_add_one():

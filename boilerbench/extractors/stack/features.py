@@ -12,7 +12,12 @@ Per block (rows in block order):
   page-level keep rate (share of the page's blocks and of its words it keeps); a member that
   failed on the page votes 0 everywhere and its ``failed`` column is 1; then the share of
   members that keep the block;
-- *position*: the block's index over the page's number of blocks, and log of that number.
+- *position*: the block's index over the page's number of blocks, and log of that number;
+- *context* (the optional second stage, :func:`context_features`): what a first stage of trees
+  thinks of the block's structural kin: the mean and the maximum of its probabilities over the
+  blocks with the same tag path (a listing's items, a forum's posts and a menu's links each
+  share one), their number, the mean over the five blocks around it, and the page's
+  word-weighted mean; and the block's own first-stage probability.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from boilerbench.extractors.web2text.features import BLOCK_FEATURES, page_featur
 FEATURE_GROUPS = ("all", "blocks", "votes")
 DENSITY_FEATURES = ("log_td", "log_ctd", "log_parent_td", "log_parent_ctd")
 POSITION_FEATURES = ("position", "log_n_blocks")
+CONTEXT_FEATURES = ("p", "path_mean", "path_max", "log_path_blocks", "window5_mean", "page_mean")
 VOTE_FEATURES = ("vote", "vote_prev", "vote_next", "vote_window5", "keep_rate_blocks", "keep_rate_words", "failed")
 
 
@@ -100,6 +106,23 @@ def vote_features(votes: np.ndarray, words: np.ndarray) -> np.ndarray:
         ]
     columns.append(kept.mean(axis=1) if m else np.zeros(n))
     return np.column_stack(columns) if columns else np.zeros((n, 0))
+
+
+def context_features(paths: Sequence[str], words: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """:data:`CONTEXT_FEATURES` of each block from the first stage's probabilities ``p`` of a
+    page's blocks (``paths``: their tag paths; ``words``: their word counts)."""
+    n = len(p)
+    if n == 0:
+        return np.zeros((0, len(CONTEXT_FEATURES)))
+    _, group = np.unique(np.asarray(paths, dtype=object), return_inverse=True)
+    size = np.bincount(group).astype(np.float64)
+    path_mean = np.bincount(group, weights=p) / size
+    path_max = np.full(len(size), -np.inf)
+    np.maximum.at(path_max, group, p)
+    padded = np.pad(p, 2)
+    window5 = np.stack([padded[k : k + n] for k in range(5)]).sum(axis=0) / 5.0
+    page_mean = float(p @ words / words.sum()) if words.sum() > 0 else float(p.mean())
+    return np.column_stack([p, path_mean[group], path_max[group], np.log(size[group]), window5, np.full(n, page_mean)])
 
 
 def position_features(n: int) -> np.ndarray:

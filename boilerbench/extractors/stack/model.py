@@ -10,6 +10,16 @@ validation pages (10 % of the training pages when the split has none) stops impr
 transition probabilities between neighbouring blocks' labels counted on the training pages
 (Web2Text's decoding, with the trees as unary potentials and a first-order HMM as pairwise).
 
+With ``second_stage`` the probabilities come from a second set of trees whose rows add, to the
+same features, the first stage's view of each block's structural kin
+(:func:`~boilerbench.extractors.stack.features.context_features`: the blocks with the same tag
+path, the blocks around it, the page): the first stage judges each block alone and keeps the
+best paragraph of a listing or a forum thread, while its items and posts share one structure.
+The second stage learns from first-stage probabilities of the training pages predicted by trees
+that did not see them (``stage_folds`` folds of pages, stacked generalisation), so that it sees
+the first stage's errors as they fall on new pages; a page repeated by a balanced mixture stays
+in one fold.
+
 Backends: LightGBM (default; saved as its text model format) or scikit-learn's
 HistGradientBoostingClassifier (saved with pickle, so only load those you made). The choice of
 the default is measured in ``benchmarks/stack_gbt.py``.
@@ -37,7 +47,14 @@ from boilerbench.extractors.ensembles import DEFAULT_MEMBERS, check_members
 from boilerbench.extractors.members import WithMembers, vote_matrix
 from boilerbench.extractors.persistence import require_fitted
 from boilerbench.extractors.sequence import viterbi
-from boilerbench.extractors.stack.features import FEATURE_GROUPS, crf_vocabulary, feature_names, page_matrix
+from boilerbench.extractors.stack.features import (
+    CONTEXT_FEATURES,
+    FEATURE_GROUPS,
+    context_features,
+    crf_vocabulary,
+    feature_names,
+    page_matrix,
+)
 from boilerbench.extractors.training import hold_out
 
 log = logging.getLogger(__name__)
@@ -46,6 +63,8 @@ BACKENDS = ("lightgbm", "sklearn")
 WEIGHTINGS = ("words", "log_words", "blocks")
 STATE_FILE = "stack.json"
 MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
+#: The second stage's model file: the first stage's name with this before the suffix.
+STAGE_TWO = ".stage2"
 
 
 def block_weights(words: np.ndarray, weighting: str) -> np.ndarray:
@@ -86,6 +105,8 @@ class Stack(WithMembers, Estimator):
         weighting: str = "words",
         threshold: float = 0.5,
         smoothing: float = 0.0,
+        second_stage: bool = False,
+        stage_folds: int = 3,
         validation_share: float = 0.1,
         n_jobs: int = 1,
         seed: int = 0,
@@ -93,10 +114,10 @@ class Stack(WithMembers, Estimator):
         check_choice("extractor.features", features, FEATURE_GROUPS)
         check_choice("extractor.backend", backend, BACKENDS)
         check_choice("extractor.weighting", weighting, WEIGHTINGS)
-        if not 0.0 < threshold < 1.0 or smoothing < 0 or n_estimators < 1 or learning_rate <= 0:
+        if not 0.0 < threshold < 1.0 or smoothing < 0 or n_estimators < 1 or learning_rate <= 0 or stage_folds < 2:
             raise ConfigError(
-                "need 0 < threshold < 1, smoothing >= 0, n_estimators >= 1 and learning_rate > 0, "
-                f"got {threshold}, {smoothing}, {n_estimators}, {learning_rate}"
+                "need 0 < threshold < 1, smoothing >= 0, n_estimators >= 1, learning_rate > 0 and stage_folds >= 2, "
+                f"got {threshold}, {smoothing}, {n_estimators}, {learning_rate}, {stage_folds}"
             )
         self.members = check_members(members) if features != "blocks" else tuple(members)
         self.features = features
@@ -112,6 +133,8 @@ class Stack(WithMembers, Estimator):
         self.weighting = weighting
         self.threshold = threshold
         self.smoothing = smoothing
+        self.second_stage = second_stage
+        self.stage_folds = stage_folds
         self.validation_share = validation_share
         self.n_jobs = n_jobs
         self.seed = seed
@@ -135,6 +158,31 @@ class Stack(WithMembers, Estimator):
             weights.append(block_weights(page.blocks.word_counts, self.weighting))
         return np.concatenate(rows), np.concatenate(labels).astype(np.int64), np.concatenate(weights)
 
+    @staticmethod
+    def _context(pages: Sequence[Page], p: np.ndarray) -> np.ndarray:
+        """The second stage's context columns of the pages' blocks, from first-stage ``p`` (rows in page order)."""
+        ends = np.cumsum([len(page.blocks) for page in pages])
+        parts = [
+            context_features(page.blocks.paths, page.blocks.word_counts.astype(np.float64), q)
+            for page, q in zip(pages, np.split(p, ends[:-1]), strict=True)
+        ]
+        return np.concatenate(parts) if parts else np.zeros((0, len(CONTEXT_FEATURES)))
+
+    def _out_of_fold(self, pages: Sequence[Page], X, y, w, Xv, yv, wv) -> np.ndarray:
+        """First-stage probabilities of the training rows, each page's from trees fitted on the
+        other folds (``stage_folds`` folds of distinct pages, seeded)."""
+        distinct = list(dict.fromkeys(id(page) for page in pages))
+        order = np.random.default_rng(self.seed).permutation(len(distinct))
+        fold_of = {key: int(order[k]) % self.stage_folds for k, key in enumerate(distinct)}
+        row_fold = np.repeat([fold_of[id(page)] for page in pages], [len(page.blocks) for page in pages])
+        p = np.zeros(len(y))
+        for fold in range(self.stage_folds):
+            held = row_fold == fold
+            if held.any() and (~held).any():
+                trees = self._fit_trees(X[~held], y[~held], w[~held], Xv, yv, wv)
+                p[held] = self._predict(trees, X[held])
+        return p
+
     # -- learning ---------------------------------------------------------------------------
 
     def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> Stack:
@@ -146,13 +194,20 @@ class Stack(WithMembers, Estimator):
         X, y, w = self._dataset(train)
         Xv, yv, wv = self._dataset(validation) if validation else (None, None, None)
         self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
+        self.stage_two_ = None
+        if self.second_stage:
+            C = self._context(train, self._out_of_fold(train, X, y, w, Xv, yv, wv))
+            if Xv is not None:
+                Xv = np.hstack([Xv, self._context(validation, self._predict(self.model_, Xv))])
+            self.stage_two_ = self._fit_trees(np.hstack([X, C]), y, w, Xv, yv, wv)
         self.transitions_ = transition_log_probs([p.gold_labels.astype(np.int64) for p in train])
         self.fit_info_ = {
             "train_pages": len(train),
             "validation_pages": len(validation),
             "train_blocks": int(len(y)),
             "n_features": int(X.shape[1]),
-            "n_trees": self._n_trees(),
+            "n_trees": self._n_trees(self.model_),
+            "n_trees_stage_two": self._n_trees(self.stage_two_) if self.stage_two_ is not None else 0,
             "fit_s": time.perf_counter() - start,
         }
         log.info("stack fitted: %s", self.fit_info_)
@@ -201,20 +256,27 @@ class Stack(WithMembers, Estimator):
             return model.fit(X, y, sample_weight=w, X_val=Xv, y_val=yv, sample_weight_val=wv)
         return model.fit(X, y, sample_weight=w)
 
-    def _n_trees(self) -> int:
+    def _n_trees(self, model: Any) -> int:
         if self.backend == "lightgbm":
-            return int(self.model_.best_iteration or self.model_.num_trees())
-        return int(self.model_.n_iter_)
+            return int(model.best_iteration or model.num_trees())
+        return int(model.n_iter_)
 
     # -- prediction -------------------------------------------------------------------------
 
-    def probabilities(self, rows: np.ndarray) -> np.ndarray:
-        """P(content) of each row."""
+    def _predict(self, model: Any, rows: np.ndarray) -> np.ndarray:
         if not len(rows):
             return np.zeros(0)
         if self.backend == "lightgbm":
-            return self.model_.predict(rows, num_iteration=self.model_.best_iteration or None)
-        return self.model_.predict_proba(rows)[:, 1]
+            return model.predict(rows, num_iteration=model.best_iteration or None)
+        return model.predict_proba(rows)[:, 1]
+
+    def probabilities(self, rows: np.ndarray, page: Page | None = None) -> np.ndarray:
+        """P(content) of each row of ``page`` (needed by the second stage, whose context is the page's)."""
+        p = self._predict(self.model_, rows)
+        if getattr(self, "stage_two_", None) is None:
+            return p
+        assert page is not None, "the second stage needs the page"
+        return self._predict(self.stage_two_, np.hstack([rows, self._context([page], p)]))
 
     def decode(self, p: np.ndarray) -> np.ndarray:
         """Labels from the probabilities: the threshold, or the Viterbi path when smoothing."""
@@ -232,7 +294,7 @@ class Stack(WithMembers, Estimator):
         members = self.built_members()
         before = sum(m.seconds for m in members)
         rows = self._rows(page)
-        labels = self.decode(self.probabilities(rows))
+        labels = self.decode(self.probabilities(rows, page))
         members_ms = 1000 * (sum(m.seconds for m in members) - before)
         own_ms = 1000 * (time.perf_counter() - start) - members_ms
         return Extraction.from_labels(page, labels, members_ms=members_ms, stack_ms=own_ms)
@@ -240,7 +302,8 @@ class Stack(WithMembers, Estimator):
     def feature_names(self) -> list[str]:
         """The names of the trees' input columns."""
         require_fitted(self, "model_")
-        return feature_names(self.features, self.members, self.vocabulary_)
+        names = feature_names(self.features, self.members, self.vocabulary_)
+        return names + [f"context.{f}" for f in CONTEXT_FEATURES] if self.second_stage else names
 
     def required_distributions(self) -> list[str]:
         """The packages whose versions the fitted model depends on: the trees' library and each
@@ -258,10 +321,16 @@ class Stack(WithMembers, Estimator):
     def save(self, directory: str | os.PathLike[str]) -> None:
         require_fitted(self, "model_")
         directory = Path(directory)
-        if self.backend == "lightgbm":
-            atomic_write_bytes(directory / MODEL_FILES["lightgbm"], self.model_.model_to_string().encode("utf-8"))
-        else:
-            atomic_write_bytes(directory / MODEL_FILES["sklearn"], pickle.dumps(self.model_))
+        for model, path in (
+            (self.model_, self._model_path(directory, 1)),
+            (self.stage_two_, self._model_path(directory, 2)),
+        ):
+            if model is None:
+                continue
+            if self.backend == "lightgbm":
+                atomic_write_bytes(path, model.model_to_string().encode("utf-8"))
+            else:
+                atomic_write_bytes(path, pickle.dumps(model))
         state = {
             "params": self.get_params(),
             "vocabulary": self.vocabulary_,
@@ -274,13 +343,22 @@ class Stack(WithMembers, Estimator):
         directory = Path(directory)
         state = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))
         self.check_saved_params(state["params"], directory)
-        if self.backend == "lightgbm":
-            lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
-            text = (directory / MODEL_FILES["lightgbm"]).read_text(encoding="utf-8")
-            self.model_ = lgb.Booster(model_str=text)
-        else:
-            self.model_ = pickle.loads((directory / MODEL_FILES["sklearn"]).read_bytes())
+        self.model_ = self._load_trees(self._model_path(directory, 1))
+        self.stage_two_ = self._load_trees(self._model_path(directory, 2)) if self.second_stage else None
         self.vocabulary_ = list(state["vocabulary"])
         self.transitions_ = np.asarray(state["transitions"])
         self.fit_info_ = state["fit_info"]
         return self
+
+    def _model_path(self, directory: Path, stage: int) -> Path:
+        name = MODEL_FILES[self.backend]
+        if stage == 2:
+            stem, _, suffix = name.partition(".")
+            name = f"{stem}{STAGE_TWO}.{suffix}"
+        return directory / name
+
+    def _load_trees(self, path: Path) -> Any:
+        if self.backend == "lightgbm":
+            lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
+            return lgb.Booster(model_str=path.read_text(encoding="utf-8"))
+        return pickle.loads(path.read_bytes())
