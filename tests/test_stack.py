@@ -76,9 +76,11 @@ def test_vote_features_by_hand():
 
 def test_feature_names_match_the_columns():
     page = make_page(0)
-    stack = small().fit([make_page(i) for i in range(1, 9)])
+    stack = small(second_stage=False).fit([make_page(i) for i in range(1, 9)])
     rows = page_matrix(page, "all", members.vote_matrix(stack.built_members(), page), stack.vocabulary_)
     assert rows.shape[1] == len(stack.feature_names()) == len(feature_names("all", ["first"], stack.vocabulary_))
+    stack.second_stage = True  # the second stage's rows: the same columns and the context
+    assert stack.feature_names()[: rows.shape[1]] == feature_names("all", ["first"], stack.vocabulary_)
 
 
 @pytest.mark.parametrize("features", ["all", "blocks", "votes"])
@@ -102,7 +104,7 @@ def test_context_features_by_hand():
     assert context_features([], np.zeros(0), np.zeros(0)).shape == (0, 6)
 
 
-def test_second_stage_learns_from_out_of_fold_probabilities_and_round_trips(tmp_path):
+def test_second_stage_learns_from_out_of_fold_probabilities(tmp_path):
     train, validation = [make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)]
     stack = small(second_stage=True, stage_folds=2).fit(train + train[:4], validation)  # repeated pages: one fold
     assert stack.stage_two_ is not None and stack.fit_info_["n_trees_stage_two"] >= 1
@@ -111,12 +113,10 @@ def test_second_stage_learns_from_out_of_fold_probabilities_and_round_trips(tmp_
     ]
     for page in (make_page(i) for i in range(20, 24)):
         assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
-    stack.save(tmp_path)
+    stack.save(tmp_path)  # loading both stages back: test_model_file_round_trip_gives_identical_predictions
     assert sorted(p.name for p in tmp_path.iterdir()) == ["stack.json", "stack.lgb.txt", "stack.stage2.lgb.txt"]
-    loaded = small(second_stage=True, stage_folds=2).load(tmp_path)
-    page = make_page(30)
-    rows = loaded._rows(page)
-    np.testing.assert_array_equal(loaded.probabilities(rows, page), stack.probabilities(rows, page))
+    first_only = small(second_stage=False).fit(train, validation)
+    assert first_only.stage_two_ is None and first_only.fit_info_["n_trees_stage_two"] == 0
     with pytest.raises(ConfigError, match="stage_folds >= 2"):
         small(stage_folds=1)
 
@@ -153,7 +153,7 @@ def test_model_file_round_trip_gives_identical_predictions(tmp_path, backend):
     assert set(manifest["requires"]) == {"lightgbm" if backend == "lightgbm" else "scikit-learn"}
     for page in (make_page(i) for i in range(30, 36)):
         rows = stack._rows(page)
-        np.testing.assert_array_equal(loaded.probabilities(rows), stack.probabilities(rows))
+        np.testing.assert_array_equal(loaded.probabilities(rows, page), stack.probabilities(rows, page))
         assert loaded.extract(page).text == stack.extract(page).text
 
 

@@ -105,7 +105,7 @@ class Stack(WithMembers, Estimator):
         weighting: str = "words",
         threshold: float = 0.5,
         smoothing: float = 0.0,
-        second_stage: bool = False,
+        second_stage: bool = True,
         stage_folds: int = 3,
         validation_share: float = 0.1,
         n_jobs: int = 1,
