@@ -1,6 +1,6 @@
 """Which gradient-boosted trees for the stack: LightGBM or scikit-learn's HistGradientBoosting,
 on the same feature rows (same pages, same features, same hyperparameters), by validation quality
-and fit time.
+and fit time; the first stage only (``second_stage=False``), whose rows are the same for both.
 
 Rows are built once (member votes from the disk cache, ``paths.cache_dir``, when present); each
 backend is then fitted ``--repeats`` times on the training rows with early stopping on the
@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     set_cache_dir(CACHE)
     split = CleanEval(split=args.split, download=False).load()
-    base = Stack(n_jobs=args.threads)
+    base = Stack(n_jobs=args.threads, second_stage=False)
     train = [p for p in split.train if len(p.blocks)]
     base.vocabulary_ = crf_vocabulary(train)
     start = time.perf_counter()
@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
         f"{len(split.validation)} validation, {len(split.test)} test; rows built in {time.perf_counter() - start:.1f} s"
     )
     for backend in args.backends.split(","):
-        stack = Stack(backend=backend, n_jobs=args.threads)
+        stack = Stack(backend=backend, n_jobs=args.threads, second_stage=False)
         stack.vocabulary_ = base.vocabulary_
         fits = []
         for _ in range(args.repeats):
