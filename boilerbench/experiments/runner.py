@@ -122,7 +122,7 @@ def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
             n_workers=int(cfg.get("n_workers", 1)),
             on_result=bar.update,
         )
-    for result in results if prepared_ms else ():
+    for result in results:
         if result.scored:
             result.row["extract_ms"] += prepared_ms
     return results
@@ -333,9 +333,11 @@ def fallback_mixture(cfg: DictConfig, extractor: Extractor) -> list[str]:
     """The ``fallback_train_on`` entries that train a learned extractor tested on a split with no
     training pages of its own (L3S-GN1, Scrapinghub, ...), instead of cross-validating it there;
     empty for an extractor that learns nothing, or when the run names its training data."""
-    if not getattr(extractor, "learns", True) or cfg.get("train_on") is not None:
-        return []
-    if cfg.get("train_dataset") is not None:
+    if (
+        not getattr(extractor, "learns", True)
+        or cfg.get("train_on") is not None
+        or cfg.get("train_dataset") is not None
+    ):
         return []
     return [str(e) for e in cfg.get("fallback_train_on") or ()]
 
