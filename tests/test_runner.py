@@ -404,6 +404,20 @@ def test_seed_everything_makes_generators_repeat():
     assert draw() != first
 
 
+def test_seed_everything_pins_torch_to_one_thread():
+    import torch
+
+    from boilerbench.experiments.seed import seed_everything
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        seed_everything(0)
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+
+
 def _twenty_pages(tmp_path):
     """20 pages, one of them (p07) too large for max_page_mb=0.001 (1,000 characters): 5 % errors."""
     pages = {f"p{i:02d}": (f"<body><p>page {i} text</p></body>", f"page {i} text") for i in range(20)}

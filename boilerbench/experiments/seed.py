@@ -9,10 +9,14 @@ import numpy as np
 
 
 def seed_everything(seed: int) -> None:
-    """Seed Python, NumPy and torch, with deterministic CPU kernels.
+    """Seed Python, NumPy and torch, with deterministic CPU kernels on one thread.
 
-    torch is seeded when something (a learned extractor's module) has imported it: heuristic
-    runs do not pay its import time. Call this after instantiating the extractor.
+    torch's CPU kernels split their sums by thread, so a model fitted with 2 threads differs from
+    one fitted with 1 (Web2Text's labels on CleanEval did, stop 25), and a launcher's workers
+    inherit whatever count their parent had: one thread, always, makes a learned run give the
+    same numbers under ``python run.py``, a parallel multirun and a test. torch is seeded when
+    something (a learned extractor's module) has imported it: heuristic runs do not pay its
+    import time. Call this after instantiating the extractor.
     """
     random.seed(seed)
     np.random.seed(seed)
@@ -20,4 +24,5 @@ def seed_everything(seed: int) -> None:
     if torch is None:
         return
     torch.manual_seed(seed)
+    torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True, warn_only=True)
