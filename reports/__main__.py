@@ -1,5 +1,8 @@
-"""``python -m reports [RUN_DIRS...] [--out DIR]``: build every table and figure from the runs
-under RUN_DIRS (default ``multirun``) into DIR (default ``reports/out``), with an index.
+"""``python -m reports [RUN_DIRS...] [--out DIR] [--base RUNS_CSV]``: build every table and figure
+from the runs under RUN_DIRS (default ``multirun``) into DIR (default ``reports/out``), with an
+index and ``runs.csv``, the run rows every table was built from; ``--base`` adds the rows of an
+earlier ``runs.csv`` (a run under RUN_DIRS replaces its row), so a table can be rebuilt on a machine
+that reran only some of its runs (figures that read per-page rows need the run folders).
 
 ``python -m reports compare RUN_A RUN_B [...]`` compares runs page by page (:mod:`reports.compare`);
 ``python -m reports inspect RUN_DIR [RUN_DIR2] -o OUT_DIR`` writes the per-page viewer
@@ -22,15 +25,17 @@ from reports.figures import MissingRuns
 from reports.tables import Table
 
 
-def build_all(run_dirs: list[str], out: Path) -> dict[str, str]:
+def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[str, str]:
     """Build every artefact into ``out``; returns each one's status (``written`` or ``missing: ...``)."""
     out.mkdir(parents=True, exist_ok=True)
-    runs = collect(run_dirs)
+    runs = collect(run_dirs, base)
+    atomic_write_text(out / "runs.csv", runs.to_csv(index=False))
     status: dict[str, str] = {}
     index = [
         "# boilerbench reports",
         "",
-        f"Built from the runs under: {', '.join(run_dirs)} ({len(runs)} runs).",
+        f"Built from the runs under: {', '.join(run_dirs)}{f' and in {base}' if base else ''} ({len(runs)} runs: "
+        "[runs.csv](runs.csv)).",
         "",
         "| artefact | files | runs | regenerate |",
         "|---|---|---|---|",
@@ -70,13 +75,17 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__.splitlines()[0])
     parser.add_argument("run_dirs", nargs="*", default=["multirun"], help="folders holding runs (searched recursively)")
     parser.add_argument("--out", default="reports/out", help="where the tables, figures and index go")
+    parser.add_argument("--base", help="an earlier build's runs.csv: its rows for the runs not under RUN_DIRS")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     missing_dirs = [d for d in args.run_dirs if not Path(d).is_dir()]
     if missing_dirs:
         print(f"error: no such run folder: {', '.join(missing_dirs)}", file=sys.stderr)
         return 2
-    status = build_all(args.run_dirs, Path(args.out))
+    if args.base and not Path(args.base).is_file():
+        print(f"error: no such runs file: {args.base}", file=sys.stderr)
+        return 2
+    status = build_all(args.run_dirs, Path(args.out), args.base)
     for name, state in status.items():
         print(f"  {name:<26} {state}")
     print(f"reports in {args.out} ({time.perf_counter() - start:.1f} s)")

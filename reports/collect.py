@@ -1,4 +1,6 @@
-"""Collect runs: every ``summary.json`` under the given folders, one row per run."""
+"""Collect runs: every ``summary.json`` under the given folders, one row per run, plus the rows
+of an earlier build's ``runs.csv`` (``--base``), so that a table can be rebuilt after rerunning
+only some of its runs on a machine that no longer holds the others."""
 
 from __future__ import annotations
 
@@ -10,6 +12,12 @@ import pandas as pd
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
 KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "params")
+#: Text columns of a run row (the rest are numbers).
+TEXT = (*KEY, "run_dir", "finished_at")
+
+
+class MissingRuns(Exception):
+    """The runs an artefact needs are not there."""
 
 
 def protocol(summary: dict) -> str:
@@ -56,15 +64,29 @@ def run_row(path: Path) -> dict:
     return row
 
 
-def collect(folders: Iterable[str | Path]) -> pd.DataFrame:
-    """All runs under ``folders`` (searched recursively), the latest of each setting kept."""
-    rows = [run_row(p) for folder in folders for p in sorted(Path(folder).rglob("summary.json"))]
-    if not rows:
+def read_runs(path: str | Path) -> pd.DataFrame:
+    """The run rows of an earlier build (its ``runs.csv``)."""
+    frame = pd.read_csv(path, dtype=dict.fromkeys(TEXT, str))
+    return frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
+
+
+def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd.DataFrame:
+    """All runs under ``folders`` (searched recursively) and in the ``base`` runs.csv, the latest
+    of each setting kept (a run that finished later replaces the base's row)."""
+    frames = [pd.DataFrame([run_row(p) for folder in folders for p in sorted(Path(folder).rglob("summary.json"))])]
+    if base is not None:
+        frames.append(read_runs(base))
+    frames = [f for f in frames if not f.empty]
+    if not frames:
         return pd.DataFrame(columns=[*KEY, "run_dir"])
-    frame = pd.DataFrame(rows).sort_values("finished_at")
+    frame = pd.concat(frames, ignore_index=True).sort_values("finished_at", kind="stable")
     return frame.drop_duplicates(subset=list(KEY), keep="last").reset_index(drop=True)
 
 
 def pages(run_dir: str | Path) -> pd.DataFrame:
-    """A run's ``pages.csv`` (page ids as strings)."""
-    return pd.read_csv(Path(run_dir) / "pages.csv", dtype={"page_id": str}, keep_default_na=False)
+    """A run's ``pages.csv`` (page ids as strings); a run known only from a base runs.csv has
+    none here, and the artefacts that read pages are then missing."""
+    file = Path(run_dir) / "pages.csv"
+    if not file.is_file():
+        raise MissingRuns(f"the page rows of {run_dir} (not on this machine: rerun it)")
+    return pd.read_csv(file, dtype={"page_id": str}, keep_default_na=False)

@@ -12,15 +12,11 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from boilerbench.evaluation.stats import average_ranks, friedman  # noqa: E402
-from reports.collect import pages  # noqa: E402
+from reports.collect import MissingRuns, pages  # noqa: E402
 from reports.significance import BOUNDS  # noqa: E402
 
 #: Datasets in the order of the tables (the older ones first).
 DATASET_ORDER = ("cleaneval", "l3s_gn1", "dragnet", "wcxb", "scrapinghub", "cleanportaleval", "readability_tests")
-
-
-class MissingRuns(Exception):
-    """The runs an artefact needs are not there."""
 
 
 def _require(runs: pd.DataFrame, what: str) -> None:

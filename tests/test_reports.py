@@ -131,6 +131,36 @@ def test_latest_run_of_a_setting_wins(experiment, tmp_path):
     assert bte["block.f1"] == 0.123 and bte["run_dir"] == str(tmp_path / "later")
 
 
+def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path):
+    import shutil
+
+    from reports.collect import MissingRuns, pages
+
+    sweep, out, _ = experiment
+    base = pd.read_csv(out / "runs.csv")
+    assert sorted(base["extractor"]) == ["all_text", "bte", "cetd"] and "block.f1" in base.columns
+    # a machine that reran cetd only (later, with another F1), and no longer has the other runs
+    rerun = tmp_path / "multirun"
+    shutil.copytree(next(p for p in sweep.iterdir() if p.name.endswith("_cetd_plaintext")), rerun / "cetd")
+    summary = json.loads((rerun / "cetd" / "summary.json").read_text())
+    summary["finished_at"], summary["metrics"]["block"]["f1"] = "2999-01-01T00:00:00+00:00", 0.321
+    (rerun / "cetd" / "summary.json").write_text(json.dumps(summary))
+    runs = collect([rerun], base=out / "runs.csv").set_index("extractor")
+    assert sorted(runs.index) == ["all_text", "bte", "cetd"]
+    assert runs.loc["cetd", "block.f1"] == 0.321 and runs.loc["cetd", "run_dir"] == str(rerun / "cetd")
+    bte = base.set_index("extractor").loc["bte"]
+    assert runs.loc["bte", "block.f1"] == bte["block.f1"] and runs.loc["bte", "params"] == bte["params"]
+    # the tables come from the merged rows; the page rows of a run that is not here are missing
+    gone = tmp_path / "gone"
+    with pytest.raises(MissingRuns, match="gone"):
+        pages(gone)
+    built = _python("-m", "reports", str(rerun), "--base", str(out / "runs.csv"), "--out", str(tmp_path / "out"))
+    assert built.returncode == 0, built.stderr
+    table = pd.read_csv(tmp_path / "out" / "table_cleaneval.csv").set_index("extractor")
+    assert table.loc["cetd", "F1"] == 0.321 and table.loc["bte", "F1"] == pytest.approx(bte["block.f1"])
+    assert _python("-m", "reports", str(rerun), "--base", str(tmp_path / "none.csv")).returncode == 2
+
+
 def test_markdown_and_latex_rendering():
     import pandas as pd
 
