@@ -9,6 +9,7 @@ from typing import TypeVar
 from torch import nn
 
 from boilerbench.datasets.page import Page
+from boilerbench.extractors.derived import with_text
 
 ModuleT = TypeVar("ModuleT", bound=nn.Module)
 
@@ -19,8 +20,8 @@ def hold_out(
     """Training and validation pages with text; when there are no validation pages (a
     cross-validation fold, L3S-GN1) a ``share`` of the training pages, drawn with ``rng``, is held
     out for early stopping instead."""
-    train = [p for p in train if len(p.blocks)]
-    validation = [p for p in (validation or []) if len(p.blocks)]
+    train = with_text(train)
+    validation = with_text(validation or [])
     if not validation and len(train) > 1:
         held = set(rng.sample(range(len(train)), max(1, round(share * len(train)))))
         validation = [p for i, p in enumerate(train) if i in held]

@@ -16,15 +16,33 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple, Protocol
 
 import numpy as np
-
-from boilerbench.datasets.blocks import Blocks
 
 
 def ancestor_tags(path: str) -> list[str]:
     """The tags on a block's path from the root (``"html/body/div/p"`` -> html, body, div, p)."""
     return path.split("/") if path else []
+
+
+class Leaves(Protocol):
+    """What the leaf vectors read of a page: its blocks' normalised tokens and tag paths
+    (:class:`~boilerbench.datasets.blocks.Blocks`, or :class:`LeafLists` kept after the page's
+    tree was released)."""
+
+    @property
+    def tokens(self) -> list[list[str]]: ...
+
+    @property
+    def paths(self) -> list[str]: ...
+
+
+class LeafLists(NamedTuple):
+    """A page's block tokens and tag paths, without its tree."""
+
+    tokens: list[list[str]]
+    paths: list[str]
 
 
 @dataclass(frozen=True)
@@ -35,7 +53,7 @@ class Vocabulary:
     tags: tuple[str, ...]
 
     @classmethod
-    def build(cls, pages_blocks: Sequence[Blocks], top_words: int, top_tags: int) -> Vocabulary:
+    def build(cls, pages_blocks: Sequence[Leaves], top_words: int, top_tags: int) -> Vocabulary:
         """The ``top_words`` most frequent words and ``top_tags`` most frequent ancestor tags
         (ties broken alphabetically, so the vocabulary is deterministic)."""
         words: Counter = Counter()
@@ -57,7 +75,7 @@ class Vocabulary:
         """Width of a leaf vector: unknown word + words + unknown tag + tags."""
         return 2 + len(self.words) + len(self.tags)
 
-    def encode(self, blocks: Blocks) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def encode(self, blocks: Leaves) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The page's leaves in sparse form: (indices, counts, offsets), as ``nn.EmbeddingBag``
         takes them; leaf i's entries are ``indices[offsets[i]:offsets[i+1]]``."""
         word_index = self._word_index

@@ -30,7 +30,8 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
-from boilerbench.extractors.boilernet.features import Vocabulary
+from boilerbench.extractors.boilernet.features import LeafLists, Leaves, Vocabulary
+from boilerbench.extractors.derived import derive
 from boilerbench.extractors.persistence import load_torch_model, require_fitted, save_torch_model
 from boilerbench.extractors.training import EarlyStopping, balanced_class_weights, hold_out
 
@@ -144,8 +145,8 @@ class BoilerNet(Estimator):
         self.class_weights = class_weights
 
     # -- data ---------------------------------------------------------------------------------
-    def _encode(self, page: Page) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        idx, counts, offsets = self.vocabulary_.encode(page.blocks)
+    def _encode(self, leaves: Leaves) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        idx, counts, offsets = self.vocabulary_.encode(leaves)
         return torch.from_numpy(idx), torch.from_numpy(counts), torch.from_numpy(offsets)
 
     def _network(self) -> LeafTagger:
@@ -158,8 +159,10 @@ class BoilerNet(Estimator):
         train, validation = hold_out(train, validation, self.validation_share, rng)
         if not train:
             raise ValueError("BoilerNet needs at least one training page with text")
-        self.vocabulary_ = Vocabulary.build([p.blocks for p in train], self.top_words, self.top_tags)
-        data = [(self._encode(p), torch.from_numpy(p.gold_labels.astype(np.float32))) for p in train]
+        leaves = derive(train, lambda p: (LeafLists(p.blocks.tokens, p.blocks.paths), p.gold_labels.astype(np.float32)))
+        self.vocabulary_ = Vocabulary.build([leaf for leaf, _ in leaves], self.top_words, self.top_tags)
+        data = [(self._encode(leaf), torch.from_numpy(y)) for leaf, y in leaves]
+        del leaves
         positives = float(sum(y.sum() for _, y in data))
         total = float(sum(len(y) for _, y in data))
         content_weight, boilerplate_weight = (
@@ -224,7 +227,7 @@ class BoilerNet(Estimator):
         self._net.eval()
         pieces, owners = [], []
         for k, page in enumerate(pages):
-            idx, counts, offsets = self._encode(page)
+            idx, counts, offsets = self._encode(page.blocks)
             for start in range(0, len(offsets) - 1, self.max_leaves):
                 cut = offsets[start : start + self.max_leaves + 1]
                 pieces.append((idx[cut[0] : cut[-1]], counts[cut[0] : cut[-1]], cut - cut[0]))

@@ -62,9 +62,10 @@ class CRF(Estimator):
         """Train on the training pages (validation pages are not used: crfsuite's L-BFGS has no
         early stopping, and Victor's protocol has none)."""
         trainer = pycrfsuite.Trainer(verbose=False)
-        for page in train:
+        for page in train:  # each page released after it: the trainer holds the features
             if len(page.blocks):
                 trainer.append(self.features(page), crf_labels(page))
+            page.release()
         trainer.set_params(
             {"c1": self.c1, "c2": self.c2, "max_iterations": self.max_iterations, "feature.possible_transitions": True}
         )

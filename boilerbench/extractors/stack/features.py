@@ -62,9 +62,10 @@ def density_features(page: Page) -> np.ndarray:
 def crf_vocabulary(pages: Sequence[Page]) -> list[str]:
     """The CRF feature names seen on ``pages``, sorted: the columns of :func:`crf_matrix`."""
     names: set[str] = set()
-    for page in pages:
+    for page in {id(p): p for p in pages}.values():  # each distinct page once, released after
         for block in crf_features.page_features(page):
             names.update(block)
+        page.release()
     return sorted(names)
 
 

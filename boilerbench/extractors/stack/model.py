@@ -43,6 +43,7 @@ from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice, import_optional
 from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.derived import derive
 from boilerbench.extractors.ensembles import DEFAULT_MEMBERS, check_members
 from boilerbench.extractors.members import WithMembers, vote_matrix
 from boilerbench.extractors.persistence import require_fitted
@@ -58,6 +59,9 @@ from boilerbench.extractors.stack.features import (
 from boilerbench.extractors.training import hold_out
 
 log = logging.getLogger(__name__)
+
+#: What the second stage reads of a page besides its rows: its blocks' tag paths and word counts.
+Layout = tuple[list[str], np.ndarray]
 
 BACKENDS = ("lightgbm", "sklearn")
 WEIGHTINGS = ("words", "log_words", "blocks")
@@ -150,31 +154,36 @@ class Stack(WithMembers, Estimator):
         votes = vote_matrix(self.built_members(), page) if self.uses_votes else None
         return page_matrix(page, self.features, votes, self.vocabulary_)
 
-    def _dataset(self, pages: Sequence[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        rows, labels, weights = [], [], []
-        for page in pages:
-            rows.append(self._rows(page))
-            labels.append(page.gold_labels)
-            weights.append(block_weights(page.blocks.word_counts, self.weighting))
-        return np.concatenate(rows), np.concatenate(labels).astype(np.int64), np.concatenate(weights)
+    def _example(self, page: Page) -> tuple[np.ndarray, np.ndarray, Layout]:
+        """A training page's feature rows, gold labels and layout."""
+        return self._rows(page), page.gold_labels.astype(np.int64), (page.blocks.paths, page.blocks.word_counts)
+
+    def _dataset(self, pages: Sequence[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Layout]]:
+        """Rows, labels and weights of the pages' blocks, and each page's layout (pages released:
+        :func:`~boilerbench.extractors.derived.derive`)."""
+        examples = derive(pages, self._example)
+        layouts = [layout for _, _, layout in examples]
+        weights = [block_weights(counts, self.weighting) for _, counts in layouts]
+        rows, labels = [x for x, _, _ in examples], [y for _, y, _ in examples]
+        return np.concatenate(rows), np.concatenate(labels), np.concatenate(weights), layouts
 
     @staticmethod
-    def _context(pages: Sequence[Page], p: np.ndarray) -> np.ndarray:
+    def _context(layouts: Sequence[Layout], p: np.ndarray) -> np.ndarray:
         """The second stage's context columns of the pages' blocks, from first-stage ``p`` (rows in page order)."""
-        ends = np.cumsum([len(page.blocks) for page in pages])
+        ends = np.cumsum([len(paths) for paths, _ in layouts])
         parts = [
-            context_features(page.blocks.paths, page.blocks.word_counts.astype(np.float64), q)
-            for page, q in zip(pages, np.split(p, ends[:-1]), strict=True)
+            context_features(paths, counts.astype(np.float64), q)
+            for (paths, counts), q in zip(layouts, np.split(p, ends[:-1]), strict=True)
         ]
         return np.concatenate(parts) if parts else np.zeros((0, len(CONTEXT_FEATURES)))
 
-    def _out_of_fold(self, pages: Sequence[Page], X, y, w, Xv, yv, wv) -> np.ndarray:
+    def _out_of_fold(self, pages: Sequence[Page], layouts: Sequence[Layout], X, y, w, Xv, yv, wv) -> np.ndarray:
         """First-stage probabilities of the training rows, each page's from trees fitted on the
         other folds (``stage_folds`` folds of distinct pages, seeded)."""
         distinct = list(dict.fromkeys(id(page) for page in pages))
         order = np.random.default_rng(self.seed).permutation(len(distinct))
         fold_of = {key: int(order[k]) % self.stage_folds for k, key in enumerate(distinct)}
-        row_fold = np.repeat([fold_of[id(page)] for page in pages], [len(page.blocks) for page in pages])
+        row_fold = np.repeat([fold_of[id(page)] for page in pages], [len(paths) for paths, _ in layouts])
         p = np.zeros(len(y))
         for fold in range(self.stage_folds):
             held = row_fold == fold
@@ -191,16 +200,17 @@ class Stack(WithMembers, Estimator):
         if not train:
             raise ConfigError("the stack needs training pages with text")
         self.vocabulary_ = crf_vocabulary(train) if self.features != "votes" else []
-        X, y, w = self._dataset(train)
-        Xv, yv, wv = self._dataset(validation) if validation else (None, None, None)
+        X, y, w, layouts = self._dataset(train)
+        Xv, yv, wv, held = self._dataset(validation) if validation else (None, None, None, [])
         self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
         self.stage_two_ = None
         if self.second_stage:
-            C = self._context(train, self._out_of_fold(train, X, y, w, Xv, yv, wv))
+            C = self._context(layouts, self._out_of_fold(train, layouts, X, y, w, Xv, yv, wv))
             if Xv is not None:
-                Xv = np.hstack([Xv, self._context(validation, self._predict(self.model_, Xv))])
+                Xv = np.hstack([Xv, self._context(held, self._predict(self.model_, Xv))])
             self.stage_two_ = self._fit_trees(np.hstack([X, C]), y, w, Xv, yv, wv)
-        self.transitions_ = transition_log_probs([p.gold_labels.astype(np.int64) for p in train])
+        ends = np.cumsum([len(paths) for paths, _ in layouts])
+        self.transitions_ = transition_log_probs(np.split(y, ends[:-1]))
         self.fit_info_ = {
             "train_pages": len(train),
             "validation_pages": len(validation),
@@ -276,7 +286,8 @@ class Stack(WithMembers, Estimator):
         if getattr(self, "stage_two_", None) is None:
             return p
         assert page is not None, "the second stage needs the page"
-        return self._predict(self.stage_two_, np.hstack([rows, self._context([page], p)]))
+        layout = (page.blocks.paths, page.blocks.word_counts)
+        return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p)]))
 
     def decode(self, p: np.ndarray) -> np.ndarray:
         """Labels from the probabilities: the threshold, or the Viterbi path when smoothing."""

@@ -33,6 +33,7 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.derived import derive
 from boilerbench.extractors.persistence import load_torch_model, require_fitted, save_torch_model
 from boilerbench.extractors.sequence import viterbi
 from boilerbench.extractors.training import EarlyStopping, hold_out
@@ -133,6 +134,11 @@ class Web2Text(Estimator):
     def _raw(page: Page) -> tuple[np.ndarray, np.ndarray]:
         return page_features(page.blocks, page.html)
 
+    @classmethod
+    def _example(cls, page: Page) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+        """A training page's (block, edge) features and gold labels."""
+        return cls._raw(page), page.gold_labels.astype(np.int64)
+
     @staticmethod
     def _pair_targets(labels: np.ndarray) -> np.ndarray:
         return 2 * labels[:-1].astype(np.int64) + labels[1:]
@@ -143,11 +149,11 @@ class Web2Text(Estimator):
         train, validation = hold_out(train, validation, self.validation_share, random.Random(self.seed))
         if not train:
             raise ValueError("Web2Text needs at least one training page with text")
-        raw = [self._raw(p) for p in train]
-        labels = [p.gold_labels.astype(np.int64) for p in train]
+        derived = derive(train, self._example)
+        raw, labels = [x for x, _ in derived], [y for _, y in derived]
         self.block_scaler_ = Standardiser.fit(np.concatenate([b for b, _ in raw]))
         self.edge_scaler_ = Standardiser.fit(np.concatenate([e for _, e in raw]))
-        held = [(self._raw(p), p.gold_labels.astype(np.int64)) for p in validation]
+        held = derive(validation, self._example)
         self.history_: dict[str, list] = {}
 
         unary = self._net(len(BLOCK_FEATURES), 2)
