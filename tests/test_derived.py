@@ -31,3 +31,20 @@ def test_with_text_keeps_pages_with_blocks_and_releases_every_page():
     kept = with_text(pages)
     assert [p.id for p in kept] == ["a"]
     assert not any(_parsed(p) for p in pages)
+
+
+def test_with_text_does_not_parse_a_page_whose_gold_labels_are_cached(tmp_path, monkeypatch):
+    from boilerbench.cache import set_cache_dir
+    from boilerbench.datasets import page as page_module
+
+    set_cache_dir(tmp_path)
+    pages = [Page("a", "<p>one two</p><p>three</p>", "three"), Page("empty", "", "")]
+    assert [p.id for p in with_text(pages)] == ["a"]  # cold: parses and caches the labels
+    parsed = []
+    real_segment = page_module.segment
+    monkeypatch.setattr(page_module, "segment", lambda html, **kw: parsed.append(html) or real_segment(html, **kw))
+    kept = with_text(pages)
+    assert [p.id for p in kept] == ["a"] and parsed == []
+    # a fit's derive step then parses each kept page exactly once
+    assert derive(kept, lambda p: (p.blocks.texts, list(p.gold_labels))) == [(["one two", "three"], [0, 1])]
+    assert parsed == ["<p>one two</p><p>three</p>"]

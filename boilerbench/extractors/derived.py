@@ -18,10 +18,14 @@ T = TypeVar("T")
 
 def with_text(pages: Iterable[Page]) -> list[Page]:
     """The pages that have at least one block, releasing each after looking (a fit reads
-    them again one by one, through :func:`derive`)."""
+    them again one by one, through :func:`derive`).
+
+    It counts the gold labels (one per block), which come from the disk cache once a run has
+    aligned the page: then the page is not parsed here, and a fit segments each training page
+    once, in :func:`derive`, not twice."""
     kept = []
     for page in pages:
-        if len(page.blocks):
+        if len(page.gold_labels):
             kept.append(page)
         page.release()
     return kept
