@@ -130,3 +130,19 @@ def test_int8_encoder_is_close_to_float32_and_cached_apart(tmp_path):
     assert quantized._page_entry(texts) != encoder.SentenceEncoder("all-MiniLM-L6-v2")._page_entry(texts)
     with pytest.raises(ConfigError, match="precision"):
         encoder.SentenceEncoder("all-MiniLM-L6-v2", precision="float16")
+
+
+def test_fit_matrix_in_place_fits_the_same_model_and_a_copy_leaves_x_alone():
+    rng = np.random.default_rng(0)
+    x = rng.normal(3.0, 2.0, size=(200, 5)).astype(np.float32)
+    y = (x[:, 0] + x[:, 1] > 6.0).astype(np.int8)
+    original = x.copy()
+    copied = LMEmbedding().fit_matrix(x, y)
+    assert np.array_equal(x, original)  # the caller's matrix is not touched by default
+    in_place = LMEmbedding().fit_matrix(x, y, copy=False)
+    assert np.array_equal(in_place.coef_, copied.coef_) and in_place.intercept_ == copied.intercept_
+    # fit's own matrix is standardised where it lies: column means 0, standard deviations 1
+    np.testing.assert_allclose(x.mean(axis=0), 0.0, atol=1e-5)
+    np.testing.assert_allclose(x.std(axis=0), 1.0, atol=1e-4)
+    # the same rows as the formula (x - mean) / scale
+    np.testing.assert_array_equal(x, (original - copied.mean_) / copied.scale_)
