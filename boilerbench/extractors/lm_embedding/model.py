@@ -124,7 +124,7 @@ class LMEmbedding(Estimator):
         """Fit the regression on feature rows ``x`` and labels ``y`` (also the thesis's
         block-level protocol, ``benchmarks/lm_block_split.py``). ``copy=False`` standardises
         ``x`` in place: :meth:`fit` owns its matrix, and on the mixture of three datasets'
-        training splits a second copy of it is 2.4 GB."""
+        training splits a second copy of it is about 1.4 GB."""
         linear = import_optional("sklearn.linear_model", "scikit-learn", INSTALL_HINT)
         if len(np.unique(y)) < 2:
             raise ValueError("LMEmbedding needs training blocks of both classes")
