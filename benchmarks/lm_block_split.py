@@ -46,7 +46,7 @@ def main(argv: list[str]) -> int:
     pages = [p for p in split.train + split.validation + split.test if len(p.blocks)][: args.limit]
     extractor = make_extractor("lm_embedding", tuple(args.set))
     start = time.perf_counter()
-    extractor.set_tags(pages)
+    extractor.set_tags([p.blocks for p in pages])
     x = np.vstack([extractor.features(p) for p in pages])
     y = np.concatenate([p.gold_labels for p in pages])
     print(

@@ -35,7 +35,7 @@ def test_positional_encoding_is_the_transformer_formula():
 
 def test_tag_counts_over_the_top_tags():
     page = Page("p", "<body><div><div><p>x <b>y</b></p></div></div></body>", "")
-    counts = tag_counts(page.blocks, ("div", "p", "b"))
+    counts = tag_counts(page.blocks.paths, ("div", "p", "b"))
     # x: html/body/div/div/p; y: html/body/div/div/p/b
     assert counts.tolist() == [[2, 1, 0], [2, 1, 1]]
 

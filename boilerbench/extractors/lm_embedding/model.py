@@ -23,11 +23,11 @@ from pathlib import Path
 import numpy as np
 
 from boilerbench.atomic import atomic_write_text
-from boilerbench.datasets.blocks import Blocks
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, import_optional
 from boilerbench.extractors.base import Estimator, Extraction
-from boilerbench.extractors.boilernet.features import Vocabulary, ancestor_tags
+from boilerbench.extractors.boilernet.features import LeafLists, Leaves, Vocabulary, ancestor_tags
+from boilerbench.extractors.derived import derive, with_text
 from boilerbench.extractors.lm_embedding.encoder import INSTALL_HINT, SentenceEncoder
 
 MODEL_FILE = "lm_embedding.json"
@@ -42,11 +42,12 @@ def positional_encoding(positions: np.ndarray, dimension: int) -> np.ndarray:
     return np.where(np.arange(dimension) % 2 == 0, np.sin(angles), np.cos(angles)).astype(np.float32)
 
 
-def tag_counts(blocks: Blocks, tags: Sequence[str]) -> np.ndarray:
-    """How often each of ``tags`` occurs on each block's path from the root (blocks x tags)."""
+def tag_counts(paths: Sequence[str], tags: Sequence[str]) -> np.ndarray:
+    """How often each of ``tags`` occurs on each block's path from the root (``paths``, one per
+    block): blocks x tags."""
     index = {t: k for k, t in enumerate(tags)}
-    counts = np.zeros((len(blocks), len(tags)), dtype=np.float32)
-    for row, path in enumerate(blocks.paths):
+    counts = np.zeros((len(paths), len(tags)), dtype=np.float32)
+    for row, path in enumerate(paths):
         for tag in ancestor_tags(path):
             k = index.get(tag)
             if k is not None:
@@ -89,35 +90,41 @@ class LMEmbedding(Estimator):
         self.encoder_ = SentenceEncoder(model, max_tokens, batch_size, precision)
 
     # -- features -----------------------------------------------------------------------------
-    def embed(self, page: Page) -> np.ndarray:
-        """The page's block embeddings, plus the positional encoding when ``positional``."""
-        blocks = page.blocks
-        vectors = self.encoder_.encode_page(blocks.texts)
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """A page's block embeddings, plus the positional encoding when ``positional``."""
+        vectors = self.encoder_.encode_page(texts)
         if self.positional:  # added in place: encode_page returns a fresh array
-            for start in range(0, len(blocks), PE_CHUNK):  # bounds the float64 angles on gigantic pages
-                stop = min(start + PE_CHUNK, len(blocks))
+            for start in range(0, len(texts), PE_CHUNK):  # bounds the float64 angles on gigantic pages
+                stop = min(start + PE_CHUNK, len(texts))
                 vectors[start:stop] += positional_encoding(np.arange(start, stop), vectors.shape[1])
         return vectors
 
-    def features(self, page: Page) -> np.ndarray:
-        """The classifier's input: one row per block (embedding + PE, then tag counts)."""
-        return np.hstack([self.embed(page), tag_counts(page.blocks, self.tags_)])
+    def rows(self, texts: Sequence[str], paths: Sequence[str]) -> np.ndarray:
+        """The classifier's input from a page's block texts and tag paths: one row per block
+        (embedding + PE, then tag counts)."""
+        return np.hstack([self.embed(texts), tag_counts(paths, self.tags_)])
 
-    def set_tags(self, pages: Sequence[Page]) -> None:
-        """The ``top_tags`` most frequent ancestor tags of ``pages`` (the training pages)."""
-        self.tags_ = Vocabulary.build([p.blocks for p in pages], 0, self.top_tags).tags
+    def features(self, page: Page) -> np.ndarray:
+        """The classifier's input rows of ``page``'s blocks."""
+        return self.rows(page.blocks.texts, page.blocks.paths)
+
+    def set_tags(self, pages_blocks: Sequence[Leaves]) -> None:
+        """The ``top_tags`` most frequent ancestor tags of the training pages' blocks."""
+        self.tags_ = Vocabulary.build(pages_blocks, 0, self.top_tags).tags
 
     # -- learning -----------------------------------------------------------------------------
     def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> LMEmbedding:
         """Fit on the training pages' blocks (a linear model has nothing to stop early, so the
-        validation pages are not used)."""
-        train = [p for p in train if len(p.blocks)]
+        validation pages are not used). Each page is parsed once and released: the fit keeps its
+        block texts, tag paths and labels (:func:`derive`), not its tree."""
+        train = with_text(train)
         if not train:
             raise ValueError("LMEmbedding needs at least one training page with text")
-        self.set_tags(train)
-        self.encoder_.prefetch([p.blocks.texts for p in train])
-        x = np.vstack([self.features(p) for p in train])
-        y = np.concatenate([p.gold_labels for p in train])
+        derived = derive(train, lambda p: (LeafLists([], p.blocks.paths), p.blocks.texts, p.gold_labels))
+        self.set_tags([leaves for leaves, _, _ in derived])
+        self.encoder_.prefetch([texts for _, texts, _ in derived])
+        x = np.vstack([self.rows(texts, leaves.paths) for leaves, texts, _ in derived])
+        y = np.concatenate([labels for _, _, labels in derived])
         return self.fit_matrix(x, y, copy=False)
 
     def fit_matrix(self, x: np.ndarray, y: np.ndarray, copy: bool = True) -> LMEmbedding:
