@@ -32,17 +32,17 @@ CACHE = Path(__file__).resolve().parents[1] / ".cache" / "boilerbench"
 
 def rows_of(stack: Stack, pages):
     """Feature rows, labels, weights and per-page offsets of ``pages``."""
-    X, y, w = stack._dataset(pages)
+    X, y, w, _ = stack._dataset(pages)
     offsets = np.cumsum([0, *(len(p.blocks) for p in pages)])
     return X, y, w, offsets
 
 
 def score(stack: Stack, X, pages, offsets) -> tuple[float, float]:
     """(block F1 pooled, mean token F1) of the stack's labels on ``pages``."""
-    labels = stack.decode(stack.probabilities(X))
+    p = stack.probabilities(X)
     counts, tokens = [], []
     for k, page in enumerate(pages):
-        page_labels = labels[offsets[k] : offsets[k + 1]]
+        page_labels = stack.decode(p[offsets[k] : offsets[k + 1]], page.blocks.word_counts)
         counts.append(block_counts(page_labels, page.gold_labels))
         tokens.append(token_prf(page.blocks.join(page_labels.astype(bool)), page.gold_text).f1)
     return block_metrics(counts)["f1"], float(np.mean(tokens))
@@ -83,7 +83,8 @@ def main(argv: list[str]) -> int:
         val_block, val_token = score(stack, Xv, split.validation, off_v)
         test_block, test_token = score(stack, Xt, split.test, off_t)
         print(
-            f"  {backend:<9} trees {stack._n_trees():4d}  fit {np.median(fits):6.2f} s (median of {args.repeats})  "
+            f"  {backend:<9} trees {stack._n_trees(stack.model_):4d}  "
+            f"fit {np.median(fits):6.2f} s (median of {args.repeats})  "
             f"predict {predict_ms:5.2f} ms/page  validation block F1 {val_block:.4f} token F1 {val_token:.4f}  "
             f"test block F1 {test_block:.4f} token F1 {test_token:.4f}"
         )

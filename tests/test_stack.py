@@ -104,6 +104,30 @@ def test_context_features_by_hand():
     assert context_features([], np.zeros(0), np.zeros(0)).shape == (0, 6)
 
 
+def test_expected_f1_decoding_by_hand():
+    words = np.full(3, 10)
+    # expected content 17 words; prefixes by p: 18/27, 30/37 (best), 34/47
+    assert stack_model.expected_f1_labels(np.array([0.9, 0.2, 0.6]), words).tolist() == [1, 0, 1]
+    # four blocks at 0.45: a 0.5 threshold keeps none; keeping all has expected F1 3.6/5.8, the best prefix
+    assert stack_model.expected_f1_labels(np.full(4, 0.45), np.ones(4)).tolist() == [1, 1, 1, 1]
+    assert stack_model.expected_f1_labels(np.array([0.9, 0.3]), np.array([10, 10])).tolist() == [1, 0]  # 18/22 > 24/32
+    assert stack_model.expected_f1_labels(np.zeros(3), np.ones(3)).tolist() == [0, 0, 0]
+    assert stack_model.expected_f1_labels(np.zeros(0), np.zeros(0)).tolist() == []
+
+
+def test_stack_with_expected_f1_decoding_learns_the_paragraphs():
+    stack = small(decoding="expected_f1").fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
+    for page in (make_page(i) for i in range(20, 24)):
+        assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
+
+
+def test_expected_f1_decoding_excludes_smoothing():
+    with pytest.raises(ConfigError, match="smoothing"):
+        Stack(decoding="expected_f1", smoothing=1.0)
+    with pytest.raises(ConfigError, match="decoding"):
+        Stack(decoding="argmax")
+
+
 def test_second_stage_learns_from_out_of_fold_probabilities(tmp_path):
     train, validation = [make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)]
     stack = small(second_stage=True, stage_folds=2).fit(train + train[:4], validation)  # repeated pages: one fold
@@ -131,9 +155,10 @@ def test_smoothing_decodes_the_viterbi_path():
     stack.transitions_ = np.log(np.array([[0.9, 0.1], [0.1, 0.9]]))
     p = np.array([0.9, 0.45, 0.9, 0.1, 0.1])
     # staying costs 2 log 0.9 = -0.21, switching twice 2 log 0.1 = -4.6, against log(0.45 / 0.55) = -0.2
-    assert stack.decode(p).tolist() == [1, 1, 1, 0, 0]
+    words = np.ones(5)
+    assert stack.decode(p, words).tolist() == [1, 1, 1, 0, 0]
     stack.smoothing = 0.0
-    assert stack.decode(p).tolist() == [1, 0, 1, 0, 0]
+    assert stack.decode(p, words).tolist() == [1, 0, 1, 0, 0]
 
 
 @pytest.mark.parametrize("backend", ["lightgbm", "sklearn"])

@@ -5,10 +5,18 @@ Training rows are the blocks of the training pages, labelled by the gold aligner
 their number of words by default (``weighting``), so the trees spend their capacity on the
 blocks that the token metrics count; trees are added until the weighted log-loss on the
 validation pages (10 % of the training pages when the split has none) stops improving for
-``early_stopping`` rounds. A block is content when its probability reaches ``threshold``; with
-``smoothing`` > 0 the labels are the Viterbi path of ``log p`` plus ``smoothing`` times the log
-transition probabilities between neighbouring blocks' labels counted on the training pages
-(Web2Text's decoding, with the trees as unary potentials and a first-order HMM as pairwise).
+``early_stopping`` rounds. Decoding (``decoding``):
+
+- ``threshold``: a block is content when its probability reaches ``threshold``; with
+  ``smoothing`` > 0 the labels are the Viterbi path of ``log p`` plus ``smoothing`` times the log
+  transition probabilities between neighbouring blocks' labels counted on the training pages
+  (Web2Text's decoding, with the trees as unary potentials and a first-order HMM as pairwise);
+- ``expected_f1``: the blocks that maximise the page's expected token F1 under the model
+  (:func:`expected_f1_labels`). Trees fitted with word-weighted rows estimate, per block, the
+  share of its words that are content, so a page's expected content is ``sum p w``; where the
+  model hesitates over a whole page (a thread's replies, a listing's items) the page's
+  attainable F1 is lower, and so is the probability worth keeping a block at (half that F1:
+  Lipton, Elkan and Narayanaswamy, ECML PKDD 2014), where a fixed threshold drops them all.
 
 With ``second_stage`` the probabilities come from a second set of trees whose rows add, to the
 same features, the first stage's view of each block's structural kin
@@ -65,6 +73,7 @@ Layout = tuple[list[str], np.ndarray]
 
 BACKENDS = ("lightgbm", "sklearn")
 WEIGHTINGS = ("words", "log_words", "blocks")
+DECODINGS = ("threshold", "expected_f1")
 STATE_FILE = "stack.json"
 MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
 #: The second stage's model file: the first stage's name with this before the suffix.
@@ -78,6 +87,22 @@ def block_weights(words: np.ndarray, weighting: str) -> np.ndarray:
     if weighting == "log_words":
         return 1.0 + np.log1p(words)
     return np.ones(len(words))
+
+
+def expected_f1_labels(p: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """The labels that maximise the plug-in expected F1 ``2 sum_S p w / (sum_S w + sum p w)`` of
+    the kept set ``S`` (Jansche, HLT/EMNLP 2005; Nan et al., ICML 2012): the blocks in order of
+    ``p``, the best prefix (ties: the shortest). Nothing is kept where no block is expected to be
+    content (``sum p w`` = 0)."""
+    labels = np.zeros(len(p), dtype=np.int8)
+    w = np.maximum(words, 1).astype(np.float64)
+    expected = float(p @ w)
+    if not len(p) or expected <= 0:
+        return labels
+    order = np.argsort(-p, kind="stable")
+    f1 = 2 * np.cumsum(p[order] * w[order]) / (np.cumsum(w[order]) + expected)
+    labels[order[: int(np.argmax(f1)) + 1]] = 1
+    return labels
 
 
 def transition_log_probs(label_sequences: Sequence[np.ndarray]) -> np.ndarray:
@@ -109,6 +134,7 @@ class Stack(WithMembers, Estimator):
         weighting: str = "words",
         threshold: float = 0.5,
         smoothing: float = 0.0,
+        decoding: str = "threshold",
         second_stage: bool = True,
         stage_folds: int = 3,
         validation_share: float = 0.1,
@@ -118,6 +144,9 @@ class Stack(WithMembers, Estimator):
         check_choice("extractor.features", features, FEATURE_GROUPS)
         check_choice("extractor.backend", backend, BACKENDS)
         check_choice("extractor.weighting", weighting, WEIGHTINGS)
+        check_choice("extractor.decoding", decoding, DECODINGS)
+        if decoding == "expected_f1" and smoothing:
+            raise ConfigError("extractor.smoothing applies to decoding=threshold: set smoothing=0 with expected_f1")
         if not 0.0 < threshold < 1.0 or smoothing < 0 or n_estimators < 1 or learning_rate <= 0 or stage_folds < 2:
             raise ConfigError(
                 "need 0 < threshold < 1, smoothing >= 0, n_estimators >= 1, learning_rate > 0 and stage_folds >= 2, "
@@ -137,6 +166,7 @@ class Stack(WithMembers, Estimator):
         self.weighting = weighting
         self.threshold = threshold
         self.smoothing = smoothing
+        self.decoding = decoding
         self.second_stage = second_stage
         self.stage_folds = stage_folds
         self.validation_share = validation_share
@@ -289,8 +319,11 @@ class Stack(WithMembers, Estimator):
         layout = (page.blocks.paths, page.blocks.word_counts)
         return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p)]))
 
-    def decode(self, p: np.ndarray) -> np.ndarray:
-        """Labels from the probabilities: the threshold, or the Viterbi path when smoothing."""
+    def decode(self, p: np.ndarray, words: np.ndarray) -> np.ndarray:
+        """Labels from the probabilities of blocks of ``words`` words: the threshold, the Viterbi
+        path when smoothing, or the expected-F1 set (``decoding``)."""
+        if self.decoding == "expected_f1":
+            return expected_f1_labels(p, words)
         if self.smoothing == 0 or len(p) < 2:
             return (p >= self.threshold).astype(np.int8)
         eps = 1e-6
@@ -305,7 +338,7 @@ class Stack(WithMembers, Estimator):
         members = self.built_members()
         before = sum(m.seconds for m in members)
         rows = self._rows(page)
-        labels = self.decode(self.probabilities(rows, page))
+        labels = self.decode(self.probabilities(rows, page), page.blocks.word_counts)
         members_ms = 1000 * (sum(m.seconds for m in members) - before)
         own_ms = 1000 * (time.perf_counter() - start) - members_ms
         return Extraction.from_labels(page, labels, members_ms=members_ms, stack_ms=own_ms)
