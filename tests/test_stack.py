@@ -15,7 +15,7 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.experiments.model_file import ModelFileError, load_model_file, save_model_file
 from boilerbench.extractors import ensembles, members
-from boilerbench.extractors.stack import Stack
+from boilerbench.extractors.stack import Stack, page_types
 from boilerbench.extractors.stack import model as stack_model
 from boilerbench.extractors.stack.features import context_features, feature_names, page_matrix, vote_features
 
@@ -126,6 +126,82 @@ def test_expected_f1_decoding_excludes_smoothing():
         Stack(decoding="expected_f1", smoothing=1.0)
     with pytest.raises(ConfigError, match="decoding"):
         Stack(decoding="argmax")
+
+
+def test_page_summary_and_word_f1_by_hand():
+    summary = page_types.page_summary(np.array([[1.0, 0.0], [3.0, 2.0]]), np.array([1, 3]))
+    np.testing.assert_allclose(summary, [2.0, 1.0, 2.5, 1.5, np.log(3), np.log(5)])  # means, word-weighted means
+    # kept words 2 + 3, gold words 2 + 5, both 2: P 0.4, R 2/7
+    assert page_types.word_f1(np.array([1, 1, 0]), np.array([1, 0, 1]), np.array([2, 3, 5])) == pytest.approx(1 / 3)
+
+
+def _gate() -> page_types.TypeGate:
+    """Summaries of one column: positive is a forum, negative an article."""
+    return page_types.TypeGate(
+        ["article", "forum"], np.zeros(1), np.ones(1), np.array([[-1.0], [1.0]]), np.zeros(2), {}
+    )
+
+
+def test_a_type_leaves_the_threshold_only_where_expected_f1_wins_beyond_its_interval():
+    gate = _gate()
+    pages = [("forum", 0.4), ("forum", 0.3), ("forum", 0.5), ("listing", 0.4), ("listing", -0.3)]
+    pages += [("article", -0.1), ("article", 0.0), ("product", 0.5)]
+    scores = [{"threshold": 0.4, "expected_f1": 0.4 + gain}.get for _, gain in pages]
+    gains = page_types.decoding_gains([t for t, _ in pages], scores)
+    assert gains["forum"][:2] == [3, pytest.approx(0.4)]
+    assert gains["forum"][2] == pytest.approx(1.96 * 0.1 / np.sqrt(3))  # sd 0.1 over 3 pages
+    assert gains["listing"][1] == pytest.approx(0.05) and gains["listing"][2] > 0.05  # positive, within noise
+    assert gains["product"][2] == float("inf")  # one page: no interval
+    classes = ["article", "forum", "listing", "product", "service"]
+    assert page_types.choose_decodings(classes, gains) == {
+        "article": "threshold",
+        "forum": "expected_f1",
+        "listing": "threshold",
+        "product": "threshold",
+        "service": "threshold",  # no page predicted of that type
+    }
+    gate.decoding = {"forum": "expected_f1"}
+    assert gate.decoding_of(np.array([3.0])) == "expected_f1" and gate.decoding_of(np.array([-3.0])) == "threshold"
+    again = page_types.TypeGate.from_json(json.loads(json.dumps(gate.to_json())))
+    assert again.page_type(np.array([0.5])) == "forum" and again.decoding == gate.decoding
+
+
+def _typed(i: int) -> Page:
+    page = make_page(i)
+    page.page_type = "forum" if i % 2 else "article"  # odd pages have two paragraphs
+    return page
+
+
+def test_by_page_type_learns_the_types_and_a_model_file_keeps_the_choice(tmp_path):
+    stack = small(decoding="by_page_type").fit([_typed(i) for i in range(16)], [_typed(i) for i in range(16, 24)])
+    assert stack.gate_ is not None and stack.gate_.classes == ["article", "forum"]
+    assert set(stack.fit_info_["page_type_decoding"]) == {"article", "forum"}
+    for page in (_typed(i) for i in range(30, 36)):
+        rows = stack._rows(page)
+        assert stack.gate_.page_type(page_types.page_summary(rows, page.blocks.word_counts)) == page.page_type
+        assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
+    path = tmp_path / "stack.model"
+    save_model_file(
+        stack, path, "stack", {"_target_": "boilerbench.extractors.stack.Stack", **stack.get_params()}, "hand-made", {}
+    )
+    loaded, _ = load_model_file(path)
+    assert loaded.gate_.decoding == stack.gate_.decoding
+    np.testing.assert_array_equal(loaded.gate_.coef, stack.gate_.coef)
+
+
+def test_out_of_fold_types_come_from_classifiers_that_did_not_see_the_page():
+    summaries = np.concatenate([-2 - np.arange(10) / 100, 2 + np.arange(10) / 100])[:, None]  # two tight clusters
+    types = ["article"] * 10 + ["forum"] * 10
+    assert page_types.out_of_fold_types(summaries, types, folds=4, seed=0) == types  # separable: all right
+    flipped = ["forum", *types[1:]]  # page 0 labelled against its neighbours: its held-out type disagrees
+    assert page_types.fit_classifier(summaries, flipped, 0).page_type(summaries[0]) == "article"
+    assert page_types.out_of_fold_types(summaries, flipped, folds=4, seed=0)[0] == "article"
+    assert page_types.out_of_fold_types(summaries, flipped, folds=4, seed=0)[1:] == types[1:]
+
+
+def test_by_page_type_needs_typed_training_pages():
+    with pytest.raises(ConfigError, match="page types"):
+        small(decoding="by_page_type").fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
 
 
 def test_second_stage_learns_from_out_of_fold_probabilities(tmp_path):

@@ -16,7 +16,10 @@ validation pages (10 % of the training pages when the split has none) stops impr
   share of its words that are content, so a page's expected content is ``sum p w``; where the
   model hesitates over a whole page (a thread's replies, a listing's items) the page's
   attainable F1 is lower, and so is the probability worth keeping a block at (half that F1:
-  Lipton, Elkan and Narayanaswamy, ECML PKDD 2014), where a fixed threshold drops them all.
+  Lipton, Elkan and Narayanaswamy, ECML PKDD 2014), where a fixed threshold drops them all;
+- ``by_page_type``: one of the two per page, by the page's predicted type
+  (:mod:`boilerbench.extractors.stack.page_types`: which type gets which is learnt on the
+  validation pages).
 
 With ``second_stage`` the probabilities come from a second set of trees whose rows add, to the
 same features, the first stage's view of each block's structural kin
@@ -41,7 +44,7 @@ import os
 import pickle
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,15 @@ from boilerbench.extractors.stack.features import (
     feature_names,
     page_matrix,
 )
+from boilerbench.extractors.stack.page_types import (
+    TypeGate,
+    choose_decodings,
+    decoding_gains,
+    fit_classifier,
+    out_of_fold_types,
+    page_summary,
+    word_f1,
+)
 from boilerbench.extractors.training import hold_out
 
 log = logging.getLogger(__name__)
@@ -73,7 +85,7 @@ Layout = tuple[list[str], np.ndarray]
 
 BACKENDS = ("lightgbm", "sklearn")
 WEIGHTINGS = ("words", "log_words", "blocks")
-DECODINGS = ("threshold", "expected_f1")
+DECODINGS = ("threshold", "expected_f1", "by_page_type")
 STATE_FILE = "stack.json"
 MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
 #: The second stage's model file: the first stage's name with this before the suffix.
@@ -103,6 +115,11 @@ def expected_f1_labels(p: np.ndarray, words: np.ndarray) -> np.ndarray:
     f1 = 2 * np.cumsum(p[order] * w[order]) / (np.cumsum(w[order]) + expected)
     labels[order[: int(np.argmax(f1)) + 1]] = 1
     return labels
+
+
+def split_pages(values: np.ndarray, layouts: Sequence[Layout]) -> list[np.ndarray]:
+    """Rows (or per-block values) concatenated over pages, cut back into one array per page."""
+    return np.split(values, np.cumsum([len(paths) for paths, _ in layouts])[:-1])
 
 
 def transition_log_probs(label_sequences: Sequence[np.ndarray]) -> np.ndarray:
@@ -234,11 +251,14 @@ class Stack(WithMembers, Estimator):
         Xv, yv, wv, held = self._dataset(validation) if validation else (None, None, None, [])
         self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
         self.stage_two_ = None
-        if self.second_stage:
-            C = self._context(layouts, self._out_of_fold(train, layouts, X, y, w, Xv, yv, wv))
+        by_type = self.decoding == "by_page_type"
+        oof = self._out_of_fold(train, layouts, X, y, w, Xv, yv, wv) if self.second_stage or by_type else None
+        if self.second_stage and oof is not None:
+            C = self._context(layouts, oof)
             if Xv is not None:
                 Xv = np.hstack([Xv, self._context(held, self._predict(self.model_, Xv))])
             self.stage_two_ = self._fit_trees(np.hstack([X, C]), y, w, Xv, yv, wv)
+        self.gate_ = self._fit_gate(train, (X, y, oof, layouts), (Xv, yv, held)) if by_type else None
         ends = np.cumsum([len(paths) for paths, _ in layouts])
         self.transitions_ = transition_log_probs(np.split(y, ends[:-1]))
         self.fit_info_ = {
@@ -248,10 +268,57 @@ class Stack(WithMembers, Estimator):
             "n_features": int(X.shape[1]),
             "n_trees": self._n_trees(self.model_),
             "n_trees_stage_two": self._n_trees(self.stage_two_) if self.stage_two_ is not None else 0,
+            "page_type_decoding": self.gate_.decoding if self.gate_ is not None else None,
+            "page_type_gains": self.decoding_gains_ if self.gate_ is not None else None,
             "fit_s": time.perf_counter() - start,
         }
         log.info("stack fitted: %s", self.fit_info_)
         return self
+
+    def _fit_gate(self, train: Sequence[Page], fitted: tuple, validation: tuple) -> TypeGate:
+        """The page-type classifier, fitted on the distinct training pages that have a type, and
+        each type's decoding, chosen over the training pages (their out-of-fold first-stage
+        probabilities, and for the typed pages their out-of-fold types) and the validation pages
+        (the final probabilities). ``fitted``: the training rows, labels, out-of-fold
+        probabilities and layouts; ``validation``: the validation rows (with the second stage's
+        context columns when there is one), labels and layouts."""
+        X, y, oof, layouts = fitted
+        Xv, yv, held = validation
+        summaries = [
+            page_summary(rows, counts) for rows, (_, counts) in zip(split_pages(X, layouts), layouts, strict=True)
+        ]
+        typed = {id(page): k for k, page in enumerate(train) if page.page_type is not None}
+        types = [str(train[k].page_type) for k in typed.values()]
+        if len(set(types)) < 2 or Xv is None:
+            raise ConfigError(
+                "extractor.decoding=by_page_type needs training pages of two page types or more (as WCXB's) "
+                "and validation pages"
+            )
+        rows = np.array([summaries[k] for k in typed.values()])
+        gate = fit_classifier(rows, types, self.seed)
+        held_out = dict(zip(typed, out_of_fold_types(rows, types, self.stage_folds, self.seed), strict=True))
+        predicted = [
+            held_out.get(id(page)) or gate.page_type(summary) for page, summary in zip(train, summaries, strict=True)
+        ]
+        scores = [
+            self._scorer(q, gold, counts) for q, gold, (_, counts) in zip(*self._by_page(oof, y, layouts), strict=True)
+        ]
+        p = self._predict(self.stage_two_ if self.stage_two_ is not None else self.model_, Xv)
+        for rows_v, q, gold, (_, counts) in zip(split_pages(Xv, held), *self._by_page(p, yv, held), strict=True):
+            predicted.append(gate.page_type(page_summary(rows_v[:, : X.shape[1]], counts)))
+            scores.append(self._scorer(q, gold, counts))
+        self.decoding_gains_ = decoding_gains(predicted, scores)
+        gate.decoding = choose_decodings(gate.classes, self.decoding_gains_)
+        return gate
+
+    @staticmethod
+    def _by_page(p: np.ndarray, y: np.ndarray, layouts: Sequence[Layout]) -> tuple:
+        """Per-page probabilities, labels and layouts."""
+        return split_pages(p, layouts), split_pages(y, layouts), layouts
+
+    def _scorer(self, p: np.ndarray, gold: np.ndarray, words: np.ndarray) -> Callable[[str], float]:
+        """A page's word F1 with a given decoding of ``p``."""
+        return lambda decoding: word_f1(self.decode(p, words, decoding), gold, words)
 
     def _fit_trees(self, X, y, w, Xv, yv, wv) -> Any:
         if self.backend == "lightgbm":
@@ -319,10 +386,12 @@ class Stack(WithMembers, Estimator):
         layout = (page.blocks.paths, page.blocks.word_counts)
         return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p)]))
 
-    def decode(self, p: np.ndarray, words: np.ndarray) -> np.ndarray:
+    def decode(self, p: np.ndarray, words: np.ndarray, decoding: str | None = None) -> np.ndarray:
         """Labels from the probabilities of blocks of ``words`` words: the threshold, the Viterbi
-        path when smoothing, or the expected-F1 set (``decoding``)."""
-        if self.decoding == "expected_f1":
+        path when smoothing, or the expected-F1 set; ``decoding`` (``threshold`` or
+        ``expected_f1``) defaults to the stack's (``by_page_type``: the threshold; :meth:`extract`
+        picks the page's)."""
+        if (decoding or self.decoding) == "expected_f1":
             return expected_f1_labels(p, words)
         if self.smoothing == 0 or len(p) < 2:
             return (p >= self.threshold).astype(np.int8)
@@ -338,7 +407,10 @@ class Stack(WithMembers, Estimator):
         members = self.built_members()
         before = sum(m.seconds for m in members)
         rows = self._rows(page)
-        labels = self.decode(self.probabilities(rows, page), page.blocks.word_counts)
+        words = page.blocks.word_counts
+        gate = getattr(self, "gate_", None)
+        decoding = gate.decoding_of(page_summary(rows, words)) if gate is not None else None
+        labels = self.decode(self.probabilities(rows, page), words, decoding)
         members_ms = 1000 * (sum(m.seconds for m in members) - before)
         own_ms = 1000 * (time.perf_counter() - start) - members_ms
         return Extraction.from_labels(page, labels, members_ms=members_ms, stack_ms=own_ms)
@@ -379,6 +451,7 @@ class Stack(WithMembers, Estimator):
             "params": self.get_params(),
             "vocabulary": self.vocabulary_,
             "transitions": self.transitions_.tolist(),
+            "gate": self.gate_.to_json() if self.gate_ is not None else None,
             "fit_info": self.fit_info_,
         }
         atomic_write_text(directory / STATE_FILE, json.dumps(state, indent=1))
@@ -391,6 +464,7 @@ class Stack(WithMembers, Estimator):
         self.stage_two_ = self._load_trees(self._model_path(directory, 2)) if self.second_stage else None
         self.vocabulary_ = list(state["vocabulary"])
         self.transitions_ = np.asarray(state["transitions"])
+        self.gate_ = TypeGate.from_json(state["gate"]) if state.get("gate") else None
         self.fit_info_ = state["fit_info"]
         return self
 
