@@ -65,9 +65,11 @@ def table_headline(runs: pd.DataFrame) -> Table:
                 row[name] = fmt(by[(name, "wcxb")].get(column))
             rows.append({**row, **{f"{LEARNED} − {r}": "–" for r in REFERENCES}})
     trained = str(by[(LEARNED, datasets[0])].get("trained_on") or "its dataset's own training pages")
+    decoding = by[(LEARNED, datasets[0])].get("param.decoding")
+    decoded = f", decoding {decoding}" if isinstance(decoding, str) else ""
     note = (
-        f"{LEARNED} trained on {trained}; test pages: each dataset's test split, or all its pages where it has "
-        "no training split. Differences: the learned extractor minus the reference, with the paired page-bootstrap "
+        f"{LEARNED} trained on {trained}{decoded}; test pages: each dataset's test split, or all its pages where it "
+        "has no training split. Differences: the learned extractor minus the reference, with the paired page-bootstrap "
         "95 % interval and the paired approximate-randomization p-value (10,000 shuffles). word.f1: WCXB's "
         "bag-of-words F1 over lowercased \\w+ runs, its published figures' metric."
     )

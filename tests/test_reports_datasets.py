@@ -133,6 +133,8 @@ def test_table_headline_pairs_the_learned_run_with_each_reference(tmp_path):
     for extractor, f1 in per_page.items():
         summary = _summary("table_headline", extractor, "cleaneval", sum(f1) / 8)
         summary["metrics"]["token"]["f1"] = sum(f1) / 8
+        if extractor == "stack":
+            summary["config"]["extractor"]["decoding"] = "by_page_type"
         runs.append((summary, f1))
     runs.append((_summary("table_headline", "stack", "dragnet", 0.5), [0.5] * 8))  # no references: left out
     for n, (summary, f1) in enumerate(runs):
@@ -149,3 +151,7 @@ def test_table_headline_pairs_the_learned_run_with_each_reference(tmp_path):
     # every page +0.1 over trafilatura: interval [+0.100, +0.100]; the same as readability: p 1
     assert row["stack − trafilatura"].startswith("+0.100 [+0.100, +0.100], p 0.00")
     assert row["stack − readability"] == "+0.000 [+0.000, +0.000], p 1"
+    assert (
+        "stack trained on its dataset's own training pages, decoding by_page_type;"
+        in (tmp_path / "out" / "table_headline.md").read_text()
+    )

@@ -19,7 +19,7 @@ validation pages (10 % of the training pages when the split has none) stops impr
   Lipton, Elkan and Narayanaswamy, ECML PKDD 2014), where a fixed threshold drops them all;
 - ``by_page_type``: one of the two per page, by the page's predicted type
   (:mod:`boilerbench.extractors.stack.page_types`: which type gets which is learnt on the
-  validation pages).
+  training pages, out of fold, and the validation pages).
 
 With ``second_stage`` the probabilities come from a second set of trees whose rows add, to the
 same features, the first stage's view of each block's structural kin
@@ -246,12 +246,17 @@ class Stack(WithMembers, Estimator):
         train, validation = hold_out(train, validation, self.validation_share, random.Random(self.seed))
         if not train:
             raise ConfigError("the stack needs training pages with text")
+        by_type = self.decoding == "by_page_type"
+        if by_type and (len({page.page_type for page in train} - {None}) < 2 or not validation):
+            raise ConfigError(
+                "extractor.decoding=by_page_type needs training pages of two page types or more (as WCXB's) "
+                "and validation pages"
+            )
         self.vocabulary_ = crf_vocabulary(train) if self.features != "votes" else []
         X, y, w, layouts = self._dataset(train)
         Xv, yv, wv, held = self._dataset(validation) if validation else (None, None, None, [])
         self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
         self.stage_two_ = None
-        by_type = self.decoding == "by_page_type"
         oof = self._out_of_fold(train, layouts, X, y, w, Xv, yv, wv) if self.second_stage or by_type else None
         if self.second_stage and oof is not None:
             C = self._context(layouts, oof)
@@ -289,11 +294,6 @@ class Stack(WithMembers, Estimator):
         ]
         typed = {id(page): k for k, page in enumerate(train) if page.page_type is not None}
         types = [str(train[k].page_type) for k in typed.values()]
-        if len(set(types)) < 2 or Xv is None:
-            raise ConfigError(
-                "extractor.decoding=by_page_type needs training pages of two page types or more (as WCXB's) "
-                "and validation pages"
-            )
         rows = np.array([summaries[k] for k in typed.values()])
         gate = fit_classifier(rows, types, self.seed)
         held_out = dict(zip(typed, out_of_fold_types(rows, types, self.stage_folds, self.seed), strict=True))
