@@ -300,21 +300,16 @@ class Stack(WithMembers, Estimator):
         predicted = [
             held_out.get(id(page)) or gate.page_type(summary) for page, summary in zip(train, summaries, strict=True)
         ]
-        scores = [
-            self._scorer(q, gold, counts) for q, gold, (_, counts) in zip(*self._by_page(oof, y, layouts), strict=True)
-        ]
+        pages = zip(split_pages(oof, layouts), split_pages(y, layouts), layouts, strict=True)
+        scores = [self._scorer(q, gold, counts) for q, gold, (_, counts) in pages]
         p = self._predict(self.stage_two_ if self.stage_two_ is not None else self.model_, Xv)
-        for rows_v, q, gold, (_, counts) in zip(split_pages(Xv, held), *self._by_page(p, yv, held), strict=True):
+        held_pages = zip(split_pages(Xv, held), split_pages(p, held), split_pages(yv, held), held, strict=True)
+        for rows_v, q, gold, (_, counts) in held_pages:
             predicted.append(gate.page_type(page_summary(rows_v[:, : X.shape[1]], counts)))
             scores.append(self._scorer(q, gold, counts))
         self.decoding_gains_ = decoding_gains(predicted, scores)
         gate.decoding = choose_decodings(gate.classes, self.decoding_gains_)
         return gate
-
-    @staticmethod
-    def _by_page(p: np.ndarray, y: np.ndarray, layouts: Sequence[Layout]) -> tuple:
-        """Per-page probabilities, labels and layouts."""
-        return split_pages(p, layouts), split_pages(y, layouts), layouts
 
     def _scorer(self, p: np.ndarray, gold: np.ndarray, words: np.ndarray) -> Callable[[str], float]:
         """A page's word F1 with a given decoding of ``p``."""

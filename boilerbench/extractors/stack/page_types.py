@@ -24,9 +24,6 @@ import numpy as np
 
 from boilerbench.evaluation.classification import prf_from_counts
 
-#: The decodings a page type can get.
-CHOICES = ("threshold", "expected_f1")
-
 
 def page_summary(rows: np.ndarray, words: np.ndarray) -> np.ndarray:
     """One page's row: the mean of its blocks' feature rows, their word-weighted mean, and log
