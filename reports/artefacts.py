@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reports import datasets, figures, headline, strata
+from reports import datasets, figures, headline, languages, strata
 from reports.cleaneval2007 import cleaneval2007_table
 from reports.tables import Table, results_table
 
@@ -102,6 +102,7 @@ ARTEFACTS = (
     Artefact("fig_generalization", "figure", ("table_generalization",), datasets.fig_generalization),
     Artefact("fig_page_types", "figure", ("table_datasets",), datasets.fig_page_types),
     Artefact("table_headline", "table", ("table_headline",), headline.table_headline),
+    Artefact("table_languages", "table", ("table_languages",), languages.table_languages),
     Artefact(
         "fig_score_distributions",
         "figure",

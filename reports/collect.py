@@ -52,11 +52,12 @@ def run_row(path: Path) -> dict:
     for group, values in summary["metrics"].items():
         for name, value in values.items():
             row[f"{group}.{name}"] = value
-    for page_type, part in summary.get("by_page_type", {}).items():
-        row[f"type.{page_type}.n_pages"] = part["n_pages"]
-        for group, values in part["metrics"].items():
-            for name, value in values.items():
-                row[f"type.{page_type}.{group}.{name}"] = value
+    for section, prefix in (("by_page_type", "type"), ("by_language", "lang")):
+        for value_name, part in summary.get(section, {}).items():
+            row[f"{prefix}.{value_name}.n_pages"] = part["n_pages"]
+            for group, values in part["metrics"].items():
+                for name, value in values.items():
+                    row[f"{prefix}.{value_name}.{group}.{name}"] = value
     if "cv" in summary:
         row["cv.f1_std"] = summary["cv"]["std"]["block_f1"]
         row["cv.folds"] = summary["cv"]["folds"]

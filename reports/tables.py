@@ -116,6 +116,8 @@ def digits_of(column: str) -> int:
 def interval_of(row: pd.Series, column: str) -> tuple[float, float] | None:
     """The 95 % interval ``<column>_ci95`` of a run's figure, if its summary has one."""
     interval = row.get(column + CI_SUFFIX)
+    if isinstance(interval, str) and interval.startswith("["):  # as read back from runs.csv
+        interval = [float(x) for x in interval.strip("[]").split(",") if x.strip()]
     if isinstance(interval, list | tuple) and len(interval) == 2 and None not in interval:
         return float(interval[0]), float(interval[1])
     return None

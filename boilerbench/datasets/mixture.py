@@ -16,7 +16,10 @@ each of them learns from the pages it is given; not every learner takes sample w
 - ``balanced_types``: as ``balanced``, and within a dataset whose pages have types (WCXB's
   article, forum, product, ...) each type gets the same share of the dataset's pages, so that
   the few listing or forum pages weigh as much as the many articles: a model meant for pages of
-  every type should not learn articles only because most annotated pages are articles.
+  every type should not learn articles only because most annotated pages are articles;
+- ``balanced_languages``: as ``balanced_types``, with each (page type, language) pair as one
+  stratum, the language being the dataset's label (``meta["language"]``: DANIEL's, never a
+  guess), so that DANIEL's 134 Russian pages weigh as much as its 257 English ones.
 
 Training and validation pages are weighted alike, so early stopping scores the mixture as it
 is weighted. Pages that could not be loaded (``load_error``) are left out.
@@ -24,7 +27,7 @@ is weighted. Pages that could not be loaded (``load_error``) are left out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -33,7 +36,7 @@ from boilerbench.datasets.base import Split
 from boilerbench.datasets.page import Page
 from boilerbench.errors import check_choice
 
-WEIGHTS = ("balanced", "proportional", "balanced_types")
+WEIGHTS = ("balanced", "proportional", "balanced_types", "balanced_languages")
 T = TypeVar("T")
 
 
@@ -48,31 +51,48 @@ def resample(pages: Sequence[T], size: int, rng: np.random.Generator) -> list[T]
     return [page for page, k in zip(pages, repeats.tolist(), strict=True) for _ in range(k)]
 
 
-def resample_types(pages: Sequence[Page], size: int, rng: np.random.Generator) -> list[Page]:
-    """``size`` pages drawn from ``pages`` with every page type (``page_type``; None is one type)
-    drawn alike: ``size`` shared out evenly over the types (the first types take the remainder),
-    each type's share drawn by :func:`resample`; in the original order of the pages."""
-    types: dict[str | None, list[int]] = {}
+def page_type(page: Page) -> object:
+    """The stratum of ``balanced_types``: the page's type."""
+    return page.page_type
+
+
+def type_and_language(page: Page) -> object:
+    """The stratum of ``balanced_languages``: the page's type and its dataset's language label."""
+    return page.page_type, page.meta.get("language")
+
+
+def resample_strata(
+    pages: Sequence[Page], size: int, rng: np.random.Generator, stratum: Callable[[Page], object] = page_type
+) -> list[Page]:
+    """``size`` pages drawn from ``pages`` with every stratum (``stratum(page)``: by default the
+    page type, None being one type) drawn alike: ``size`` shared out evenly over the strata (the
+    first strata take the remainder), each stratum's share drawn by :func:`resample`; in the
+    original order of the pages."""
+    strata: dict[object, list[int]] = {}
     for index, page in enumerate(pages):
-        types.setdefault(page.page_type, []).append(index)
-    if len(types) < 2:
+        strata.setdefault(stratum(page), []).append(index)
+    if len(strata) < 2:
         return resample(pages, size, rng)
-    shares = np.full(len(types), size // len(types))
-    shares[: size % len(types)] += 1
+    shares = np.full(len(strata), size // len(strata))
+    shares[: size % len(strata)] += 1
     drawn = [
         (index, pages[index])
-        for indices, share in zip(types.values(), shares.tolist(), strict=True)
+        for indices, share in zip(strata.values(), shares.tolist(), strict=True)
         for index in resample(indices, share, rng)
     ]
     return [page for _, page in sorted(drawn, key=lambda pair: pair[0])]
+
+
+STRATA: dict[str, Callable[[Page], object]] = {"balanced_types": page_type, "balanced_languages": type_and_language}
 
 
 def _weighted(parts: Sequence[list[Page]], weights: str, rng: np.random.Generator) -> list[Page]:
     if weights == "proportional":
         return [p for part in parts for p in part]
     largest = max((len(part) for part in parts), default=0)
-    draw = resample_types if weights == "balanced_types" else resample
-    return [p for part in parts for p in draw(part, largest, rng)]
+    if weights in STRATA:
+        return [p for part in parts for p in resample_strata(part, largest, rng, STRATA[weights])]
+    return [p for part in parts for p in resample(part, largest, rng)]
 
 
 def mixture(sources: Mapping[str, Split], weights: str = "balanced", seed: int = 0) -> Split:

@@ -10,6 +10,7 @@ import numpy as np
 from boilerbench.cache import cached_array, code_version
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import Blocks, segment
+from boilerbench.language import page_language
 from boilerbench.tokenizer import tokenizer_for
 
 
@@ -55,6 +56,14 @@ class Page:
         hint, else detected from the gold text's script. The blocks, the aligner and every metric
         of this page use it."""
         return tokenizer_for(self.meta.get("language"), self.gold_text)
+
+    @cached_property
+    def language(self) -> str:
+        """The page's language for reporting (ISO 639-1, "" when unknown): the dataset's label,
+        else identified from the gold text, else from the page's visible text
+        (:func:`boilerbench.language.page_language`). Extractors never read it: at extraction
+        time a page's language is identified from its HTML alone."""
+        return page_language(self)
 
     @cached_property
     def blocks(self) -> Blocks:

@@ -32,7 +32,7 @@ from boilerbench.experiments.reuse import (
     remember_quick_key,
     run_identity,
 )
-from boilerbench.experiments.scoring import PageResult, aggregate, by_page_type
+from boilerbench.experiments.scoring import PageResult, aggregate, by_column
 from boilerbench.experiments.seed import seed_everything
 from boilerbench.extractors.base import Extractor, Persistent
 from boilerbench.extractors.compose import CONF_DIR, build, make_extractor
@@ -164,12 +164,13 @@ def summarise(
         "extractor_info": extractor.run_info() if hasattr(extractor, "run_info") else {},
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    types = by_page_type(results)
-    for name, part in types.items():
-        rows = scored_rows(r for r in results if r.row.get("page_type") == name)
-        part["metrics"] = add_intervals(part["metrics"], rows, resamples=resamples, seed=int(cfg.seed))
-    if types:
-        summary["by_page_type"] = types
+    for section, column in (("by_page_type", "page_type"), ("by_language", "language")):
+        groups = by_column(results, column)
+        for name, part in groups.items():
+            rows = scored_rows(r for r in results if r.row.get(column) == name)
+            part["metrics"] = add_intervals(part["metrics"], rows, resamples=resamples, seed=int(cfg.seed))
+        if groups:
+            summary[section] = groups
     return summary
 
 

@@ -69,8 +69,13 @@ def _extract(extractor: Extractor, page: Page, max_html_chars: int) -> tuple[Ext
 
 
 def _identity(page: Page) -> dict:
-    """The row's first columns: the page id, and its type where the dataset has types."""
-    return {"page_id": page.id, **({"page_type": page.page_type} if page.page_type else {})}
+    """The row's first columns: the page id, its type where the dataset has types, and its
+    language where it is known (:attr:`Page.language`)."""
+    return {
+        "page_id": page.id,
+        **({"page_type": page.page_type} if page.page_type else {}),
+        **({"language": page.language} if page.language else {}),
+    }
 
 
 def unloaded_result(page: Page) -> PageResult:
@@ -208,13 +213,13 @@ def aggregate(results: Sequence[PageResult]) -> dict:
     return metrics
 
 
-def by_page_type(results: Sequence[PageResult]) -> dict:
-    """``summary.json``'s ``by_page_type``: per page type, its page and error counts and the same
-    metrics as the whole run (:func:`aggregate`); empty when no page has a type."""
+def by_column(results: Sequence[PageResult], column: str) -> dict:
+    """Per value of a row ``column`` (``page_type``, ``language``): its page and error counts and
+    the same metrics as the whole run (:func:`aggregate`); empty when no row has the column."""
     groups: dict[str, list[PageResult]] = {}
     for r in results:
-        if r.row.get("page_type"):
-            groups.setdefault(str(r.row["page_type"]), []).append(r)
+        if r.row.get(column):
+            groups.setdefault(str(r.row[column]), []).append(r)
     return {
         name: {
             "n_pages": len(part),

@@ -1,0 +1,78 @@
+"""Token F1 per language (``table_languages``): every extractor on the multilingual datasets,
+one column per (dataset, language) with at least :data:`MIN_PAGES` scored pages, each cell the
+mean token F1 over that language's pages with its page-level bootstrap 95 % interval.
+
+A page's language is the dataset's label where it gives one (DANIEL, the Chinese set), else the
+language identifier's verdict on the gold text (:mod:`boilerbench.language`); the runs come from
+``experiment=table_languages`` (DANIEL by site-grouped cross-validation).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from reports.datasets import latest_runs
+from reports.figures import MissingRuns
+from reports.tables import Table, cell, fmt, interval_of
+
+#: Fewest scored pages of a language in a dataset for it to get a column.
+MIN_PAGES = 20
+_LANG_PAGES = re.compile(r"^lang\.([^.]+)\.n_pages$")
+
+
+def language_columns(runs: pd.DataFrame) -> list[tuple[str, str]]:
+    """The (dataset, language) columns of the table: languages with at least :data:`MIN_PAGES`
+    pages in some run of the dataset, by dataset then by descending page count."""
+    columns = []
+    for dataset, part in runs.groupby("dataset", sort=True):
+        counts = {}
+        for column in part.columns:
+            match = _LANG_PAGES.match(column)
+            if match:
+                counts[match.group(1)] = part[column].max()
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        columns += [(str(dataset), lang) for lang, n in ranked if n >= MIN_PAGES]
+    return columns
+
+
+def table_languages(runs: pd.DataFrame) -> Table:
+    """Rows: extractors (by their mean over the columns); columns: token F1 per dataset and
+    language with ``±`` half the width of the 95 % interval."""
+    if runs.empty:
+        raise MissingRuns("extractor runs on the multilingual datasets (experiment=table_languages)")
+    runs = latest_runs(runs, ["extractor", "dataset"])
+    columns = language_columns(runs)
+    if not columns:
+        raise MissingRuns(f"runs with a language of {MIN_PAGES}+ pages (summary.json by_language)")
+    numbers = []
+    for extractor, part in runs.groupby("extractor", sort=True):
+        row: dict = {"extractor": extractor}
+        for dataset, lang in columns:
+            found = part[part["dataset"] == dataset]
+            run = found.iloc[0] if len(found) else pd.Series(dtype=object)
+            key = f"lang.{lang}.token.f1"
+            interval = interval_of(run, key) or (float("nan"), float("nan"))
+            row[f"{dataset}:{lang}"] = float(run.get(key, float("nan")))
+            row[f"{dataset}:{lang}:lo"], row[f"{dataset}:{lang}:hi"] = interval
+            row[f"{dataset}:{lang}:pages"] = float(run.get(f"lang.{lang}.n_pages", float("nan")))
+        numbers.append(row)
+    frame = pd.DataFrame(numbers)
+    names = [f"{d}:{lang}" for d, lang in columns]
+    frame["mean"] = frame[names].mean(axis=1, skipna=False)
+    frame = frame.sort_values("mean", ascending=False, na_position="last").reset_index(drop=True)
+    shown = pd.DataFrame({"extractor": frame["extractor"]})
+    for name in names:
+        shown[name] = [
+            cell(v, 3, None if pd.isna(lo) else (lo, hi))
+            for v, lo, hi in zip(frame[name], frame[f"{name}:lo"], frame[f"{name}:hi"], strict=True)
+        ]
+    shown["mean"] = [fmt(v) for v in frame["mean"]]
+    pages = ", ".join(f"{n} {int(frame[f'{n}:pages'].max())}" for n in names)
+    note = (
+        f"Token F1 (mean over the language's pages) ± half the width of its page-level bootstrap 95 % interval; "
+        f"columns: dataset:language with {MIN_PAGES}+ pages (pages: {pages}); mean: over the columns "
+        "(– where a run or language is missing). Language: the dataset's label, else identified from the gold text."
+    )
+    return Table("table_languages", "Token F1 per language", shown, note, numbers=frame)
