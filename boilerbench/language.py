@@ -144,12 +144,13 @@ def page_text_sample(html: str | etree._Element, limit: int = PAGE_TEXT_CHARS) -
 
 def page_language(page: Page) -> str:
     """The page's language: the dataset's label (``page.meta["language"]``) where it has one, else
-    :func:`detect` of its HTML's visible text. For recording and reporting only: an extractor sees
-    no labels and calls :func:`detect` itself."""
+    :func:`detect` of its gold text (the main content, the language a reader of the page reads),
+    else of its HTML's visible text. For recording and reporting only: an extractor sees no
+    labels nor gold and calls :func:`detect` on the page itself."""
     label = page.meta.get("language")
     if label:
         return str(label).lower()
-    return detect(page_text_sample(page.html))
+    return detect(page.gold_text) or detect(page_text_sample(page.html))
 
 
 def justext_stoplist(code: str) -> str | None:
