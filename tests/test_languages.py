@@ -1,0 +1,166 @@
+"""Language as a column: each page's language in pages.csv and per language in summary.json,
+the language-balanced mixture, table_languages, and jusText's stoplist picked by the page's
+language (a page in a language jusText has no stoplist for: a missing vote, not boilerplate)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import PROJECT
+from hydra import compose, initialize_config_dir
+
+from boilerbench.datasets.base import Split
+from boilerbench.datasets.mixture import mixture
+from boilerbench.datasets.page import Page
+from boilerbench.experiments import run
+from boilerbench.extractors.members import FAILED, build_members
+from boilerbench.extractors.references.justext import JusText, NoStoplistError
+from reports.__main__ import build_all
+from reports.languages import MIN_PAGES, table_languages
+
+RUSSIAN = (
+    "Городской совет во вторник вечером обсудил новый бюджет для школ и публичных библиотек. "
+    "Депутаты решили, что в следующем году на образование будет выделено больше денег, чем в этом, "
+    "и что все они будут там, где это нужно."
+)
+CHINESE = "市议会星期二晚上开会，讨论了学校和公共图书馆的新预算，并决定明年增加教育经费。这是一个很长的句子。"
+ENGLISH = (
+    "The city council met on Tuesday evening to discuss the new budget for schools and public libraries. "
+    "It decided that more money would go to education next year than this year, and that it would be so."
+)
+
+
+def _html(paragraph: str) -> str:
+    return f"<html><body><div><a href='/'>Home</a> <a href='/news'>News</a></div><p>{paragraph}</p></body></html>"
+
+
+def test_justext_picks_the_stoplist_of_the_pages_language():
+    page = Page(id="ru", html=_html(RUSSIAN), gold_text="")
+    auto = JusText()
+    assert auto.stoplist_for(page) == "Russian"
+    assert auto.extract(page).text == RUSSIAN
+    # the English stoplist finds no stopword in Russian: the paragraph is boilerplate
+    assert JusText(stoplist="English").extract(page).text == ""
+
+
+def test_justext_without_a_stoplist_for_the_language_is_an_error_and_a_missing_vote():
+    page = Page(id="zh", html=_html(CHINESE * 6), gold_text="")
+    with pytest.raises(NoStoplistError, match=r"no stoplist for the page's language \(zh\)"):
+        JusText().extract(page)
+    # jusText's language-independent mode still answers
+    assert CHINESE in JusText(stoplist="none").extract(page).text
+    (member,) = build_members(["justext"])
+    assert member.labels(page).tolist() == [FAILED] * len(page.blocks)
+
+
+def _dataset(tmp_path):
+    """A JSONL dataset: two Russian pages (one labelled, one identified), one English page, and a
+    Chinese page whose language label is given."""
+    rows = [
+        {"id": "r1", "html": _html(RUSSIAN), "text": RUSSIAN, "language": "ru"},
+        {"id": "r2", "html": _html(RUSSIAN), "text": RUSSIAN},
+        {"id": "e1", "html": _html(ENGLISH), "text": ENGLISH},
+        {"id": "z1", "html": _html(CHINESE), "text": CHINESE, "language": "zh"},
+    ]
+    path = tmp_path / "pages.jsonl"
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows), encoding="utf-8")
+    return path
+
+
+def test_runner_records_each_pages_language_and_figures_per_language(tmp_path):
+    path = _dataset(tmp_path)
+    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+        cfg = compose(
+            "config",
+            overrides=[
+                "extractor=justext",
+                "dataset=plaintext",
+                f"dataset.root={path}",
+                f"paths.root_dir={tmp_path}",
+                "progress=false",
+                "max_error_rate=1",
+                "bootstrap_resamples=50",
+            ],
+        )
+    summary = run(cfg, tmp_path / "out")
+    pages = pd.read_csv(tmp_path / "out" / "pages.csv").set_index("page_id")
+    assert pages["language"].to_dict() == {"r1": "ru", "r2": "ru", "e1": "en", "z1": "zh"}
+    assert pages.loc["z1", "error"].startswith("NoStoplistError")
+    by_language = summary["by_language"]
+    assert sorted(by_language) == ["en", "ru", "zh"]
+    assert (by_language["ru"]["n_pages"], by_language["zh"]["n_errors"]) == (2, 1)
+    assert by_language["ru"]["metrics"]["token"]["f1"] == pytest.approx(1.0)
+    assert by_language["ru"]["metrics"]["token"]["f1_ci95"] == [pytest.approx(1.0), pytest.approx(1.0)]
+    assert by_language["zh"]["metrics"]["token"]["f1"] == 0.0
+
+
+def _pages(prefix: str, languages: list[str | None]) -> list[Page]:
+    return [
+        Page(id=f"{prefix}{i}", html="<p>x</p>", gold_text="x", meta={"language": lang} if lang else {})
+        for i, lang in enumerate(languages)
+    ]
+
+
+def test_balanced_languages_gives_each_language_of_a_dataset_the_same_share():
+    labelled = _pages("d", ["en"] * 6 + ["ru", "el"])
+    plain = _pages("p", [None] * 4)
+    mixed = mixture({"daniel": Split("s", train=labelled), "plain": Split("s", train=plain)}, "balanced_languages")
+    drawn = [p for p in mixed.train if p.id.startswith("d")]
+    shares = pd.Series([p.meta["language"] for p in drawn]).value_counts().to_dict()
+    assert shares == {"en": 3, "ru": 3, "el": 2}  # 8 pages (the larger dataset's count) over three languages
+    assert sorted(pd.Series([p.id for p in mixed.train if p.id.startswith("p")]).value_counts()) == [2, 2, 2, 2]
+    assert mixed.name == "mix(daniel,plain)/balanced_languages"
+
+
+def _summary(extractor: str, dataset: str, languages: dict[str, tuple[int, float]]) -> dict:
+    return {
+        "extractor": extractor,
+        "dataset": dataset,
+        "split": "all",
+        "n_pages": sum(n for n, _ in languages.values()),
+        "n_errors": 0,
+        "metrics": {"token": {"f1": 0.5}},
+        "timing": {"extract_ms_per_page": 1.0},
+        "config": {"report": "table_languages", "extractor": {"_target_": "x"}, "dataset": {"split": "all"}},
+        "finished_at": "2026-01-01T00:00:00",
+        "by_language": {
+            lang: {"n_pages": n, "n_errors": 0, "metrics": {"token": {"f1": f1, "f1_ci95": [f1 - 0.02, f1 + 0.04]}}}
+            for lang, (n, f1) in languages.items()
+        },
+    }
+
+
+def test_table_languages_has_a_column_per_dataset_and_language_with_enough_pages(tmp_path):
+    runs = [
+        _summary("stack", "daniel", {"en": (50, 0.9), "ru": (30, 0.8), "xx": (MIN_PAGES - 1, 0.1)}),
+        _summary("readability", "daniel", {"en": (50, 0.7), "ru": (30, 0.9)}),
+        _summary("stack", "magic_html", {"pt": (25, 0.6)}),
+    ]
+    for n, summary in enumerate(runs):
+        folder = tmp_path / "runs" / str(n)
+        folder.mkdir(parents=True)
+        (folder / "summary.json").write_text(json.dumps(summary))
+    status = build_all([str(tmp_path / "runs")], tmp_path / "out")
+    assert status["table_languages"] == "written"
+    numbers = pd.read_csv(tmp_path / "out" / "table_languages.csv").set_index("extractor")
+    assert [c for c in numbers.columns if ":" in c and c.count(":") == 1] == ["daniel:en", "daniel:ru", "magic_html:pt"]
+    assert numbers.loc["stack", "daniel:ru"] == 0.8 and numbers.loc["stack", "mean"] == pytest.approx(2.3 / 3)
+    assert math.isnan(numbers.loc["readability", "magic_html:pt"])
+    assert numbers.loc["readability", "daniel:en:lo"] == pytest.approx(0.68)
+    text = (tmp_path / "out" / "table_languages.md").read_text()
+    assert "| stack | 0.900 ±0.030 | 0.800 ±0.030 | 0.600 ±0.030 | 0.767 |" in text
+    assert "xx" not in text.split("\n\n")[1]  # the 19-page language has no column
+    table = table_languages(pd.read_csv(tmp_path / "out" / "runs.csv"))  # intervals read back from runs.csv
+    assert table.numbers is not None
+    assert table.numbers.set_index("extractor").loc["stack", "daniel:en:hi"] == pytest.approx(0.94)
+
+
+def test_page_language_of_an_unlabelled_page_comes_from_its_gold_text():
+    page = Page(id="p", html=_html(ENGLISH), gold_text=RUSSIAN)
+    assert page.language == "ru"
+    assert Page(id="q", html=_html(ENGLISH), gold_text="").language == "en"
+    assert np.asarray(page.blocks.word_counts).sum() > 0
