@@ -49,8 +49,8 @@ def kfold(pages: Sequence[Page], k: int = 5, seed: int = 0) -> list[Split]:
         splits.append(
             Split(
                 name=f"fold{i + 1}of{k}",
-                train=[pages[j] for j in order if j not in held],
-                test=[pages[int(j)] for j in part],
+                train=[pages[j] for j in order.tolist() if j not in held],
+                test=[pages[j] for j in part.tolist()],
             )
         )
     return splits
