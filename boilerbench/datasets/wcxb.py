@@ -29,7 +29,7 @@ from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.grouping import PARTS, grouped_split, shipped_parts, splits_json
 from boilerbench.datasets.page import Page, Snippets
-from boilerbench.datasets.reading import json_field, read_gzip, read_json, read_or_error
+from boilerbench.datasets.reading import json_field, read_gzip, read_json, read_or_error, string_list
 from boilerbench.errors import DatasetNotFoundError
 
 SPLITS_FILE = Path(__file__).with_name("splits") / "wcxb.json"
@@ -61,10 +61,6 @@ def read_metadata(root: Path) -> dict[str, dict]:
     return files
 
 
-def _strings(value: object) -> tuple[str, ...]:
-    return tuple(s for s in value if isinstance(s, str) and s.strip()) if isinstance(value, list) else ()
-
-
 def read_page(root: Path, page_id: str, entry: Mapping) -> Page:
     """One page: HTML, gold text, snippets, page type (a missing file or ``main_content``
     becomes the page's ``load_error``; the page type is kept either way)."""
@@ -86,7 +82,7 @@ def read_page(root: Path, page_id: str, entry: Mapping) -> Page:
             url=url or None,
             meta={"domain": entry.get("domain"), "spa": bool(entry.get("spa")), "title": truth.get("title")},
             page_type=page_type,
-            snippets=Snippets(with_=_strings(truth.get("with")), without=_strings(truth.get("without"))),
+            snippets=Snippets(with_=string_list(truth.get("with")), without=string_list(truth.get("without"))),
         )
 
     return read_or_error(page_id, read, page_type=page_type)
