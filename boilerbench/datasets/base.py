@@ -28,25 +28,54 @@ class Split:
 
 
 def kfold(pages: Sequence[Page], k: int = 5, seed: int = 0) -> list[Split]:
-    """``k`` cross-validation splits of ``pages`` (a fixed-seed permutation cut into k folds).
+    """``k`` cross-validation splits of ``pages``; fold i tests on the i-th part and trains on
+    the rest (there is no validation part).
 
-    Fold i tests on the i-th part and trains on the rest; there is no validation part.
+    Pages cut by page: a fixed-seed permutation cut into k near-equal parts. When any page
+    carries ``meta["group"]`` (its web site), the folds are cut by group instead (see
+    :func:`group_folds`), so no site is in two folds; a page without a group is its own group.
     """
     if k < 2 or k > len(pages):
         raise ValueError(f"k-fold needs 2 <= k <= number of pages ({len(pages)}), got k={k}")
-    order = np.random.default_rng(seed).permutation(len(pages))
-    parts = np.array_split(order, k)
+    if any(page.meta.get("group") for page in pages):
+        parts = group_folds([page.meta.get("group") or f"\0{i}" for i, page in enumerate(pages)], k, seed)
+        order = np.arange(len(pages))
+    else:
+        order = np.random.default_rng(seed).permutation(len(pages))
+        parts = np.array_split(order, k)
     splits = []
     for i, part in enumerate(parts):
         held = set(part.tolist())
         splits.append(
             Split(
                 name=f"fold{i + 1}of{k}",
-                train=[pages[j] for j in order if j not in held],
-                test=[pages[j] for j in part],
+                train=[pages[j] for j in order.tolist() if j not in held],
+                test=[pages[j] for j in part.tolist()],
             )
         )
     return splits
+
+
+def group_folds(groups: Sequence[str], k: int, seed: int = 0) -> list[np.ndarray]:
+    """Page indices of ``k`` folds with no group in two folds and near-equal sizes.
+
+    The groups, in a seeded random order of their sorted names, are sorted by size (largest
+    first, the random order breaking ties) and each goes to the fold with the fewest pages so
+    far (the lowest-numbered on a tie): the longest-processing-time rule, whose largest fold
+    exceeds the smallest by at most the largest group. Indices are in page order in each fold.
+    """
+    members: dict[str, list[int]] = {}
+    for index, group in enumerate(groups):
+        members.setdefault(group, []).append(index)
+    if k > len(members):
+        raise ValueError(f"grouped k-fold needs k <= number of groups ({len(members)}), got k={k}")
+    names = sorted(members)
+    shuffled = [names[i] for i in np.random.default_rng(seed).permutation(len(names))]
+    folds: list[list[int]] = [[] for _ in range(k)]
+    for name in sorted(shuffled, key=lambda g: -len(members[g])):
+        smallest = min(range(k), key=lambda f: len(folds[f]))
+        folds[smallest].extend(members[name])
+    return [np.array(sorted(fold), dtype=int) for fold in folds]
 
 
 class Dataset(ABC):

@@ -59,3 +59,8 @@ def json_field(record: object, path: str, where: Path | str) -> object:
             raise PageReadError(f"{where}: no {path}")
         node = node[key]
     return node
+
+
+def string_list(value: object) -> tuple[str, ...]:
+    """The non-blank strings of a JSON list (a snippet list), in order; nothing when it is not a list."""
+    return tuple(s for s in value if isinstance(s, str) and s.strip()) if isinstance(value, list) else ()

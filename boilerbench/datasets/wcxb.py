@@ -21,55 +21,33 @@ the code that made them does not move pages between parts); ``all`` tests on eve
 
 from __future__ import annotations
 
-import json
 import sys
-from collections import Counter, defaultdict
 from collections.abc import Mapping
 from pathlib import Path
 
-import numpy as np
-
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.encoding import decode_bytes
+from boilerbench.datasets.grouping import PARTS, grouped_split, shipped_parts, splits_json
 from boilerbench.datasets.page import Page, Snippets
-from boilerbench.datasets.reading import json_field, read_gzip, read_json, read_or_error
+from boilerbench.datasets.reading import json_field, read_gzip, read_json, read_or_error, string_list
 from boilerbench.errors import DatasetNotFoundError
 
 SPLITS_FILE = Path(__file__).with_name("splits") / "wcxb.json"
 HTML_DIR = "dev/html"
 GOLD_DIR = "dev/ground-truth"
 METADATA = "metadata.json"
-PARTS = ("train", "validation", "test")
 SHARES = (0.7, 0.1, 0.2)
 
 
 def make_splits(files: Mapping[str, Mapping], seed: int = 0, shares: tuple[float, ...] = SHARES) -> dict:
-    """Train / validation / test page ids, grouped by domain and stratified by page type.
-
-    Each domain is one group and belongs to the stratum of its most common page type (ties by
-    name). Within a stratum, the domains are visited in a seeded random order and each goes to
-    the part whose page count is furthest below its share of the pages placed so far, so every
-    page type is cut about ``shares`` and no domain is split. Ids are sorted within each part.
-    """
-    domains: dict[str, list[str]] = defaultdict(list)
-    for page_id, entry in files.items():
-        domains[str(entry.get("domain") or f"?{page_id}")].append(page_id)
-    strata: dict[str, list[str]] = defaultdict(list)
-    for domain, ids in domains.items():
-        types = Counter(str(files[i].get("page_type")) for i in ids)
-        strata[min(types, key=lambda t: (-types[t], t))].append(domain)
-    rng = np.random.default_rng(seed)
-    parts: dict[str, list[str]] = {p: [] for p in PARTS}
-    for stratum in sorted(strata):
-        names = sorted(strata[stratum])
-        counts = np.zeros(len(PARTS))
-        for k in rng.permutation(len(names)):
-            ids = domains[names[k]]
-            deficit = np.asarray(shares) * (counts.sum() + len(ids)) - counts
-            best = int(np.argmax(deficit))
-            counts[best] += len(ids)
-            parts[PARTS[best]].extend(ids)
-    return {p: sorted(ids) for p, ids in parts.items()}
+    """Train / validation / test page ids, grouped by domain and stratified by page type
+    (:func:`~boilerbench.datasets.grouping.grouped_split`; a page without a domain is its own group)."""
+    return grouped_split(
+        {i: str(e.get("domain") or f"?{i}") for i, e in files.items()},
+        {i: str(e.get("page_type")) for i, e in files.items()},
+        shares,
+        seed,
+    )
 
 
 def read_metadata(root: Path) -> dict[str, dict]:
@@ -81,10 +59,6 @@ def read_metadata(root: Path) -> dict[str, dict]:
     if not isinstance(files, dict):
         raise DatasetNotFoundError(f"{root / METADATA}: 'files' is not an object of id -> entry")
     return files
-
-
-def _strings(value: object) -> tuple[str, ...]:
-    return tuple(s for s in value if isinstance(s, str) and s.strip()) if isinstance(value, list) else ()
 
 
 def read_page(root: Path, page_id: str, entry: Mapping) -> Page:
@@ -108,7 +82,7 @@ def read_page(root: Path, page_id: str, entry: Mapping) -> Page:
             url=url or None,
             meta={"domain": entry.get("domain"), "spa": bool(entry.get("spa")), "title": truth.get("title")},
             page_type=page_type,
-            snippets=Snippets(with_=_strings(truth.get("with")), without=_strings(truth.get("without"))),
+            snippets=Snippets(with_=string_list(truth.get("with")), without=string_list(truth.get("without"))),
         )
 
     return read_or_error(page_id, read, page_type=page_type)
@@ -125,13 +99,7 @@ class WCXB(Dataset):
         files = read_metadata(root)
         if split == "all":
             return Split(name=split, test=[read_page(root, i, files[i]) for i in sorted(files)])
-        table = json.loads(SPLITS_FILE.read_text(encoding="utf-8"))
-        unknown = sorted(set().union(*(table[p] for p in PARTS)) - set(files))
-        if unknown:
-            raise DatasetNotFoundError(
-                f"{root / METADATA} lacks {len(unknown)} page(s) of the shipped split ({', '.join(unknown[:5])}): "
-                "another version of WCXB?"
-            )
+        table = shipped_parts(SPLITS_FILE, files, root / METADATA)
         pages = {p: [read_page(root, i, files[i]) for i in table[p]] for p in PARTS}
         return Split(name=split, train=pages["train"], validation=pages["validation"], test=pages["test"])
 
@@ -141,13 +109,11 @@ def main(argv: list[str]) -> int:
     if len(argv) != 2 or argv[0] != "splits":
         print("usage: python -m boilerbench.datasets.wcxb splits ROOT", file=sys.stderr)
         return 2
-    parts = make_splits(read_metadata(Path(argv[1])))
-    table = {
-        "about": "WCXB development pages: train / validation / test, grouped by domain, stratified by page type "
-        "(boilerbench.datasets.wcxb.make_splits, seed 0, shares 0.7 / 0.1 / 0.2)",
-        **parts,
-    }
-    sys.stdout.write(json.dumps(table, indent=1) + "\n")
+    about = (
+        "WCXB development pages: train / validation / test, grouped by domain, stratified by page type "
+        "(boilerbench.datasets.wcxb.make_splits, seed 0, shares 0.7 / 0.1 / 0.2)"
+    )
+    sys.stdout.write(splits_json(about, make_splits(read_metadata(Path(argv[1])))))
     return 0
 
 
