@@ -51,6 +51,8 @@ _DELETED_FULLWIDTH = "，；：。？！、｡､"
 _KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _THAI = "\u0e00-\u0e7f"
+#: Han and kana: the scripts written without spaces between words (a character class body).
+CJK = _KANA + _HAN
 _KANA_RE = re.compile(f"[{_KANA}]")
 _HAN_RE = re.compile(f"[{_HAN}]")
 _THAI_RE = re.compile(f"[{_THAI}]")

@@ -16,6 +16,7 @@ Extractors may read the lxml tree (``root``) but must not modify it: it is share
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -23,8 +24,18 @@ import numpy as np
 from lxml import etree
 
 from boilerbench.datasets.html import body_of, parse_html
+from boilerbench.language import detect
 from boilerbench.text import collapse_whitespace
-from boilerbench.tokenizer import normalise_tokens, tokenizer_for
+from boilerbench.tokenizer import CJK, normalise_tokens, tokenizer_for
+
+#: A Han or kana character, or a run of other non-space characters: a word of :func:`count_words`.
+_WORD = re.compile(f"[{CJK}]|[^\\s{CJK}]+")
+
+
+def count_words(text: str) -> int:
+    """Whitespace-separated words, each Han or kana character counted as one word."""
+    return len(text.split()) if text.isascii() else len(_WORD.findall(text))
+
 
 #: Tags whose subtree is not part of the collapsed DOM (Web2Text's ``skipTags`` plus comments,
 #: which the parser already removes, and a few more non-rendered elements). The blocks are the
@@ -93,8 +104,16 @@ class Blocks:
 
     @cached_property
     def word_counts(self) -> np.ndarray:
-        """Whitespace-separated words per block (raw, not normalised)."""
-        return np.fromiter((len(t.split()) for t in self.texts), dtype=np.int64, count=len(self.texts))
+        """Words per block (raw, not normalised): whitespace-separated, each Han or kana character
+        a word of its own (Chinese and Japanese put no space between words, and a paragraph must
+        not weigh as one word beside a one-word menu link), so ASCII and other spaced text counts as before."""
+        return np.fromiter((count_words(t) for t in self.texts), dtype=np.int64, count=len(self.texts))
+
+    @cached_property
+    def detected_language(self) -> str:
+        """The language identified from the blocks' text (:func:`boilerbench.language.detect`): what
+        an extractor may use on a page (no dataset label, no gold), identified once per page."""
+        return detect("\n".join(self.texts))
 
     def join(self, mask: np.ndarray | None = None) -> str:
         """The text of the selected blocks (all when ``mask`` is None), with the page's separators.

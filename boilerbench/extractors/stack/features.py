@@ -31,10 +31,13 @@ from boilerbench.extractors.cetd import densities
 from boilerbench.extractors.crf import features as crf_features
 from boilerbench.extractors.dom_stats import dom_stats
 from boilerbench.extractors.members import FAILED
-from boilerbench.extractors.web2text.features import BLOCK_FEATURES, page_features
+from boilerbench.extractors.web2text.features import BLOCK_FEATURES, WEB2TEXT_RULES, language_rules, page_features
 
 #: Feature groups a stack can use (the ablation: ``blocks``, ``votes`` or ``all``).
 FEATURE_GROUPS = ("all", "blocks", "votes")
+#: The text features' words and stopwords: Web2Text's English ones, or those of the page's
+#: identified language (:func:`boilerbench.extractors.web2text.features.language_rules`).
+TEXT_RULES = ("multilingual", "web2text")
 DENSITY_FEATURES = ("log_td", "log_ctd", "log_parent_td", "log_parent_ctd")
 POSITION_FEATURES = ("position", "log_n_blocks")
 CONTEXT_FEATURES = ("p", "path_mean", "path_max", "log_path_blocks", "window5_mean", "page_mean")
@@ -143,14 +146,18 @@ def feature_names(group: str, members: Sequence[str], vocabulary: Sequence[str])
     return names
 
 
-def page_matrix(page: Page, group: str, votes: np.ndarray | None, vocabulary: Sequence[str]) -> np.ndarray:
+def page_matrix(
+    page: Page, group: str, votes: np.ndarray | None, vocabulary: Sequence[str], text_rules: str = "web2text"
+) -> np.ndarray:
     """The feature rows (float32, one per block) of ``page`` for a feature ``group``; ``votes``
-    is the members' vote matrix (needed unless ``group`` is ``blocks``)."""
+    is the members' vote matrix (needed unless ``group`` is ``blocks``); ``text_rules``: the
+    words and stopwords of the text features (:data:`TEXT_RULES`)."""
     blocks = page.blocks
     n = len(blocks)
     parts = [position_features(n)]
     if group in ("all", "blocks"):
-        parts += [page_features(blocks, page.html)[0], density_features(page), crf_matrix(page, vocabulary)]
+        rules = language_rules(blocks.detected_language) if text_rules == "multilingual" else WEB2TEXT_RULES
+        parts += [page_features(blocks, page.html, rules)[0], density_features(page), crf_matrix(page, vocabulary)]
     if group in ("all", "votes"):
         assert votes is not None
         parts.append(vote_features(votes, blocks.word_counts.astype(np.float64)))

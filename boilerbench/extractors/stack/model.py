@@ -62,6 +62,7 @@ from boilerbench.extractors.sequence import viterbi
 from boilerbench.extractors.stack.features import (
     CONTEXT_FEATURES,
     FEATURE_GROUPS,
+    TEXT_RULES,
     context_features,
     crf_vocabulary,
     feature_names,
@@ -157,8 +158,10 @@ class Stack(WithMembers, Estimator):
         validation_share: float = 0.1,
         n_jobs: int = 1,
         seed: int = 0,
+        text_rules: str = "multilingual",
     ) -> None:
         check_choice("extractor.features", features, FEATURE_GROUPS)
+        check_choice("extractor.text_rules", text_rules, TEXT_RULES)
         check_choice("extractor.backend", backend, BACKENDS)
         check_choice("extractor.weighting", weighting, WEIGHTINGS)
         check_choice("extractor.decoding", decoding, DECODINGS)
@@ -189,6 +192,7 @@ class Stack(WithMembers, Estimator):
         self.validation_share = validation_share
         self.n_jobs = n_jobs
         self.seed = seed
+        self.text_rules = text_rules
 
     # -- members and rows -------------------------------------------------------------------
 
@@ -199,7 +203,7 @@ class Stack(WithMembers, Estimator):
 
     def _rows(self, page: Page) -> np.ndarray:
         votes = vote_matrix(self.built_members(), page) if self.uses_votes else None
-        return page_matrix(page, self.features, votes, self.vocabulary_)
+        return page_matrix(page, self.features, votes, self.vocabulary_, self.text_rules)
 
     def _example(self, page: Page) -> tuple[np.ndarray, np.ndarray, Layout]:
         """A training page's feature rows, gold labels and layout."""
@@ -342,6 +346,9 @@ class Stack(WithMembers, Estimator):
             return lgb.train(params, data, self.n_estimators, valid_sets=valid_sets, callbacks=callbacks)
         from sklearn.ensemble import HistGradientBoostingClassifier
 
+        # scikit-learn's binning fails on a column with no value at all (every training page in a
+        # language without a stoplist): such a column says nothing, so it is filled with zeros
+        X = np.where(np.isnan(X).all(axis=0), 0.0, X)
         validated = Xv is not None and len(yv) > 0 and len(np.unique(yv)) == 2
         model = HistGradientBoostingClassifier(
             learning_rate=self.learning_rate,

@@ -27,9 +27,11 @@ from boilerbench.evaluation.classification import prf_from_counts
 
 def page_summary(rows: np.ndarray, words: np.ndarray) -> np.ndarray:
     """One page's row: the mean of its blocks' feature rows, their word-weighted mean, and log
-    of its number of blocks and of words."""
+    of its number of blocks and of words. A missing feature (NaN: the stopword features of a
+    language without a stoplist) counts as 0, since the classifier takes no missing values."""
     if not len(rows):
         return np.zeros(2 * rows.shape[1] + 2)
+    rows = np.nan_to_num(rows, nan=0.0)
     weights = np.maximum(words, 1).astype(np.float64)
     return np.concatenate(
         [

@@ -32,6 +32,7 @@ numpy prefix sums over the blocks, not per block in Python.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from itertools import pairwise
@@ -41,7 +42,10 @@ import numpy as np
 from boilerbench.cache import cached_array, code_version
 from boilerbench.datasets.blocks import Blocks
 from boilerbench.datasets.html import body_of
+from boilerbench.errors import import_optional
 from boilerbench.extractors.dom_stats import DomStats, dom_stats
+from boilerbench.language import justext_stoplist
+from boilerbench.tokenizer import CJK
 
 #: Web2Text's stopwords (``Settings.scala``: the usual English list without "and" and "by").
 STOPWORDS = frozenset(
@@ -170,6 +174,55 @@ EDGE_FEATURES = (
 
 _WORD_OR_SEPARATOR = re.compile(r"\w+|\x00")
 _SENTENCE_END = re.compile(r"[.!?]+ (?=\S)")
+#: Han and kana characters: one word each in the multilingual rules (Chinese and Japanese put no
+#: space between words; a run of them is a sentence, not a word).
+_MULTILINGUAL_WORD_OR_SEPARATOR = re.compile(f"[{CJK}]|[^\\W{CJK}]+|\x00")
+#: Sentence ends of Latin, Greek, Cyrillic and Arabic text (a mark, then a space) and of Chinese
+#: and Japanese text (full-width marks, no space after them).
+_MULTILINGUAL_SENTENCE_END = re.compile(r"[.!?\u061f]+ (?=\S)|[\u3002\uff01\uff1f]+(?=.)")
+#: Web2Text's punctuation and its full-width (CJK), Arabic and Greek counterparts.
+MULTILINGUAL_PUNCTUATION = PUNCTUATION + "\u3002\uff0c\u3001\uff1f\uff01\uff1b\uff1a\u060c\u061b\u061f\u0387"
+
+
+@dataclass(frozen=True)
+class TextRules:
+    """What the text features take for a word, a stopword, a sentence end and punctuation.
+
+    :data:`WEB2TEXT_RULES` are the paper's (English stopwords, ``\\w+`` words, ``. ! ?`` and a
+    space ending a sentence); :func:`language_rules` gives a page's language its own: jusText's
+    stoplist for it (Pomikálek 2011 ships about 100), each Han or kana character a word, and the
+    full-width and Arabic marks. ``stopwords=None`` means the language has no stoplist: the
+    stopword features are then missing (NaN), not "no stopword", which in English would mean
+    boilerplate. ``name`` keys the feature cache.
+    """
+
+    name: str
+    stopwords: frozenset[str] | None
+    words: re.Pattern = _WORD_OR_SEPARATOR
+    sentence_end: re.Pattern = _SENTENCE_END
+    punctuation: str = PUNCTUATION
+
+
+WEB2TEXT_RULES = TextRules("web2text", STOPWORDS)
+
+
+@functools.lru_cache(maxsize=128)
+def language_rules(language: str) -> TextRules:
+    """The multilingual :class:`TextRules` of an ISO 639-1 ``language`` ("" when unknown)."""
+    name = justext_stoplist(language) if language else None
+    stopwords = None
+    if name is not None:
+        justext = import_optional("justext", "jusText", "the stoplists come from jusText: pip install jusText")
+        stopwords = frozenset(w.lower() for w in justext.get_stoplist(name))
+    return TextRules(
+        f"multilingual:{name or 'none'}",
+        stopwords,
+        _MULTILINGUAL_WORD_OR_SEPARATOR,
+        _MULTILINGUAL_SENTENCE_END,
+        MULTILINGUAL_PUNCTUATION,
+    )
+
+
 _EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.-]+")
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s/$.?#]\S*|\bwww\.\w[\w-]*\.\w")
 _YEAR = re.compile(r"\b(?:1[89]|20)\d\d\b")
@@ -233,7 +286,7 @@ def _hits(pattern: re.Pattern, text: str, starts: np.ndarray, n: int, needs: tup
     return found
 
 
-def text_counts(texts: list[str], in_link: np.ndarray) -> TextCounts:
+def text_counts(texts: list[str], in_link: np.ndarray, rules: TextRules = WEB2TEXT_RULES) -> TextCounts:
     """Word, character, punctuation and sentence counts of every block, in one pass per pattern
     over the blocks joined by NUL (which no pattern matches across)."""
     n = len(texts)
@@ -242,7 +295,7 @@ def text_counts(texts: list[str], in_link: np.ndarray) -> TextCounts:
     starts = np.concatenate(([0], np.cumsum(lengths + 1)[:-1])) if n else np.zeros(0, np.int64)
 
     # words and separators in one scan: a word's block is the number of separators before it
-    tokens = _WORD_OR_SEPARATOR.findall(joined)
+    tokens = rules.words.findall(joined)
     is_separator = np.fromiter((t == _SEPARATOR for t in tokens), dtype=bool, count=len(tokens))
     owner = np.cumsum(is_separator)[~is_separator]
     words = [t for t in tokens if t != _SEPARATOR]
@@ -251,7 +304,7 @@ def text_counts(texts: list[str], in_link: np.ndarray) -> TextCounts:
         return np.bincount(owner, weights=np.fromiter(weights, dtype=np.float64, count=len(words)), minlength=n)
 
     codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    punctuation = np.isin(codes, np.frombuffer(PUNCTUATION.encode("utf-32-le"), dtype=np.uint32))
+    punctuation = np.isin(codes, np.frombuffer(rules.punctuation.encode("utf-32-le"), dtype=np.uint32))
     digits = (codes >= 48) & (codes <= 57)
 
     def char_sum(mask: np.ndarray) -> np.ndarray:
@@ -262,13 +315,13 @@ def text_counts(texts: list[str], in_link: np.ndarray) -> TextCounts:
         chars=np.maximum(lengths, 1).astype(np.float64),
         words=np.bincount(owner, minlength=n).astype(np.float64),
         word_length=per_block(map(len, words)),
-        stopwords=per_block(w.lower() in STOPWORDS for w in words),
+        stopwords=per_block(w.lower() in (rules.stopwords or ()) for w in words),
         capitalised=per_block(w[0].isupper() for w in words),
         punctuation=char_sum(punctuation).astype(np.float64),
         numeric=char_sum(digits).astype(np.float64),
         sentences=1.0
         + np.bincount(
-            np.searchsorted(starts, [m.start() for m in _SENTENCE_END.finditer(joined)], side="right") - 1,
+            np.searchsorted(starts, [m.start() for m in rules.sentence_end.finditer(joined)], side="right") - 1,
             minlength=n,
         )[:n],
         link_chars=np.where(in_link, lengths, 0).astype(np.float64),
@@ -276,7 +329,7 @@ def text_counts(texts: list[str], in_link: np.ndarray) -> TextCounts:
         email=_hits(_EMAIL, joined, starts, n, needs=("@",)),
         url=_hits(_URL, joined, starts, n, needs=("://", "www.")),
         year=_hits(_YEAR, joined, starts, n),
-        ends_punctuation=np.fromiter((c in PUNCTUATION and c != "" for c in last), dtype=bool, count=n),
+        ends_punctuation=np.fromiter((c in rules.punctuation and c != "" for c in last), dtype=bool, count=n),
         ends_question=np.fromiter((c == "?" for c in last), dtype=bool, count=n),
     )
 
@@ -451,9 +504,10 @@ def _lowest_common_ancestors(owner: np.ndarray, stats: DomStats) -> np.ndarray:
     return np.asarray(found, dtype=np.int64)
 
 
-def compute_features(blocks: Blocks) -> tuple[np.ndarray, np.ndarray]:
+def compute_features(blocks: Blocks, rules: TextRules = WEB2TEXT_RULES) -> tuple[np.ndarray, np.ndarray]:
     """Block features (n, 128) and edge features (n - 1, 25) of a segmented page, raw (not
-    standardised)."""
+    standardised), under the text ``rules`` (the paper's by default); with no stoplist
+    (``rules.stopwords`` None) the stopword features are NaN."""
     n = len(blocks)
     stats = dom_stats(blocks, link_tags=("a",)) if n else None
     if stats is None:
@@ -461,7 +515,7 @@ def compute_features(blocks: Blocks) -> tuple[np.ndarray, np.ndarray]:
     in_link = np.zeros(n, dtype=bool)
     valid = stats.block_owner >= 0
     in_link[valid] = (stats.LC > 0)[stats.block_owner[valid]] & (stats.LC == stats.C)[stats.block_owner[valid]]
-    counts = text_counts(blocks.texts, in_link)
+    counts = text_counts(blocks.texts, in_link, rules)
     table = NodeTable(counts, stats)
     cdom = collapse(stats)
 
@@ -539,19 +593,26 @@ def compute_features(blocks: Blocks) -> tuple[np.ndarray, np.ndarray]:
     return block, edge
 
 
-def page_features(blocks: Blocks, html: str) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`compute_features`, disk-cached per page (block and edge rows stored together)."""
+#: The block and edge feature columns that count stopwords (NaN where the language has no stoplist).
+STOPWORD_COLUMNS = np.array([i for i, name in enumerate((*BLOCK_FEATURES, *EDGE_FEATURES)) if "stopword" in name])
+
+
+def page_features(blocks: Blocks, html: str, rules: TextRules = WEB2TEXT_RULES) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`compute_features`, disk-cached per page and text rules (block and edge rows stored together)."""
     n = len(blocks)
     width = len(BLOCK_FEATURES) + len(EDGE_FEATURES)
 
     def compute() -> np.ndarray:
-        block, edge = compute_features(blocks)
+        block, edge = compute_features(blocks, rules)
         both = np.zeros((n, width))
         both[:, : block.shape[1]] = block
         both[: len(edge), block.shape[1] :] = edge
+        if rules.stopwords is None and n:
+            both[:, STOPWORD_COLUMNS] = np.nan
         return both
 
-    both = cached_array("web2text_features", code_version(__name__), (html,), compute)
+    parts = (html,) if rules == WEB2TEXT_RULES else (html, rules.name)
+    both = cached_array("web2text_features", code_version(__name__), parts, compute)
     return both[:, : len(BLOCK_FEATURES)], both[: max(n - 1, 0), len(BLOCK_FEATURES) :]
 
 
