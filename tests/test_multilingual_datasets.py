@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import PROJECT
 from hydra import compose, initialize_config_dir
@@ -22,6 +24,8 @@ from boilerbench.datasets.page import Page
 from boilerbench.datasets.trafilatura_eval import TrafilaturaEval
 from boilerbench.errors import DatasetNotFoundError
 from boilerbench.experiments import run
+from boilerbench.experiments.results import format_summary
+from reports.datasets import table_datasets, table_datasets_token_f1
 
 CHINESE = "中国的报纸说了很多话，朱镕基说"  # 镕: GBK, not GB2312 (a detector guessing GB2312 fails)
 
@@ -227,6 +231,9 @@ def test_a_snippet_only_run_reports_the_snippet_figures(tmp_path):
     assert (snippets["n_pages"], summary["n_errors"]) == (3, 1)
     assert snippets["micro_f1"] == pytest.approx(2 * 3 / (2 * 3 + 1 + 0))
     assert snippets["with_found"] == 1.0 and snippets["without_absent"] == pytest.approx(2 / 3)
+    assert "snippets          with found 1.000  without absent 0.667  F1 0.889   micro F1 0.857" in format_summary(
+        summary
+    )
 
 
 # -- grouping: sites, splits, folds -------------------------------------------------------------
@@ -301,3 +308,43 @@ def test_kfold_by_group_changes_with_the_seed():
     cuts = {s: tuple(frozenset(p.meta["group"] for p in f.test) for f in kfold(pages, k=5, seed=s)) for s in range(4)}
     assert len(set(cuts.values())) > 1
     assert all(len(fold) == 2 for cut in cuts.values() for fold in cut)
+
+
+# -- reports: a snippet-only dataset ------------------------------------------------------------
+
+
+def test_table_datasets_shows_a_snippet_only_dataset_by_its_snippet_f1():
+    def run_row(extractor: str, dataset: str, token: float, snippet: float) -> dict:
+        figures = {"token.f1": token, "word.f1": token, "block.f1": token, "cleaneval.mean": 100 * token}
+        return {
+            "extractor": extractor,
+            "dataset": dataset,
+            "finished_at": "t",
+            "protocol": "test",
+            "trained_on": "",
+        } | {
+            **figures,
+            "snippets.f1": snippet,
+            "ms_per_page": 1.0,
+            "n_pages": 2,
+            "n_errors": 0,
+        }
+
+    runs = pd.DataFrame(
+        [
+            run_row("x", "trafilatura_eval", 0.0, 0.5),
+            run_row("y", "trafilatura_eval", 0.0, 0.9),
+            run_row("x", "daniel", 0.8, math.nan),
+            run_row("y", "daniel", 0.6, math.nan),
+        ]
+    )
+    table = table_datasets(runs).frame
+    assert list(zip(table["dataset"], table["extractor"], strict=True)) == [
+        ("daniel", "x"),
+        ("daniel", "y"),
+        ("trafilatura_eval", "y"),  # ranked by snippet F1: its token F1 (0 on an empty gold) measures nothing
+        ("trafilatura_eval", "x"),
+    ]
+    assert list(table["token F1"]) == ["0.800", "0.600", "–", "–"] and table["snippet F1"][2] == "0.900"
+    matrix = table_datasets_token_f1(runs).numbers
+    assert list(matrix.columns) == ["extractor", "daniel", "mean"] and list(matrix["mean"]) == [0.8, 0.6]
