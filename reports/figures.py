@@ -16,7 +16,19 @@ from reports.collect import MissingRuns, pages  # noqa: E402
 from reports.significance import BOUNDS  # noqa: E402
 
 #: Datasets in the order of the tables (the older ones first).
-DATASET_ORDER = ("cleaneval", "l3s_gn1", "dragnet", "wcxb", "scrapinghub", "cleanportaleval", "readability_tests")
+DATASET_ORDER = (
+    "cleaneval",
+    "l3s_gn1",
+    "dragnet",
+    "wcxb",
+    "scrapinghub",
+    "cleanportaleval",
+    "readability_tests",
+    "daniel",
+    "magic_html",
+    "chinese_wce",
+    "trafilatura_eval",
+)
 
 
 def _require(runs: pd.DataFrame, what: str) -> None:

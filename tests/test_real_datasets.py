@@ -10,6 +10,7 @@ import pytest
 from conftest import real_data_root
 from omegaconf import OmegaConf
 
+from boilerbench.datasets import daniel, magic_html
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.dragnet import COMMENTS_LINE, read_ids
 from boilerbench.datasets.encoding import decode_bytes
@@ -164,3 +165,74 @@ def test_wcxb_counts_types_and_split(loaded, data_root):
     assert not domains["validation"] & domains["test"]
     articles = [p for p in split.test if p.page_type == "article" and p.gold_text][:15]
     assert _oracle_token_f1(articles) > 0.95
+
+
+# -- the multilingual four (counts of their SOURCE.md; parts of the shipped site-grouped splits) --
+
+#: Languages per part of the shipped DANIEL split (Polish has 11 sites, two of 65 and 43 pages:
+#: none lands in validation).
+DANIEL_LANGUAGES = {
+    "train": {"el": 99, "en": 155, "pl": 71, "ru": 80, "zh": 125},
+    "validation": {"el": 16, "en": 25, "ru": 14, "zh": 21},
+    "test": {"el": 46, "en": 77, "pl": 73, "ru": 40, "zh": 63},
+}
+MAGIC_KINDS = {
+    "train": {"article": 95, "forum": 61},
+    "validation": {"article": 16, "forum": 10},
+    "test": {"article": 47, "forum": 32},
+}
+
+
+def _parts(split) -> dict:
+    return {"train": split.train, "validation": split.validation, "test": split.test}
+
+
+def _groups_apart(parts: dict) -> bool:
+    groups = {p: {x.meta["group"] for x in v} for p, v in parts.items()}
+    return not (groups["train"] & groups["validation"] or groups["train"] & groups["test"]) and not (
+        groups["validation"] & groups["test"]
+    )
+
+
+def test_daniel_languages_sites_and_split(loaded, data_root):
+    parts = _parts(loaded("daniel"))
+    assert {
+        p: dict(sorted(Counter(x.meta["language"] for x in v).items())) for p, v in parts.items()
+    } == DANIEL_LANGUAGES
+    pages = [x for v in parts.values() for x in v]
+    assert len({p.meta["group"] for p in pages}) == 242 and _groups_apart(parts)
+    assert not any(p.load_error or not p.gold_text for p in pages)
+    assert not any("<p>" in p.gold_text or "</p>" in p.gold_text for p in pages)
+    shipped = json.loads(daniel.SPLITS_FILE.read_text())
+    assert {p: shipped[p] for p in PARTS} == daniel.make_splits(data_root / "daniel")
+    chinese = [p for p in parts["test"] if p.meta["language"] == "zh"][:10]
+    assert _oracle_token_f1(chinese) > 0.95  # the two pages declaring gb2312/gbk decode as the UTF-8 they are
+
+
+def test_magic_html_kinds_hosts_and_split(loaded, data_root):
+    parts = _parts(loaded("magic_html"))
+    assert {p: dict(sorted(Counter(x.page_type for x in v).items())) for p, v in parts.items()} == MAGIC_KINDS
+    pages = [x for v in parts.values() for x in v]
+    assert len({p.meta["group"] for p in pages}) == 175 and _groups_apart(parts)
+    assert not any(p.load_error for p in pages) and all(p.url for p in pages)
+    assert [p.id[:12] for p in pages if not p.gold_text] == ["e8dff24871ec"]  # the list page
+    shipped = json.loads(magic_html.SPLITS_FILE.read_text())
+    assert {p: shipped[p] for p in PARTS} == magic_html.make_splits(data_root / "magic-html-bench")
+    assert _oracle_token_f1([p for p in parts["test"] if p.page_type == "article"][:10]) > 0.95
+
+
+def test_chinese_wce_decodes_every_page(loaded):
+    pages = loaded("chinese_wce").test
+    assert len(pages) == 69 and not any(p.load_error or not p.gold_text for p in pages)
+    assert {p.meta["language"] for p in pages} == {"zh"} and sum(1 for p in pages if p.url) == 49
+    # SOURCE.md: author UNKNOWN 18 + one empty file; date UNKNOWN 10, UNKNWON 1, one empty file
+    assert sum(1 for p in pages if "author" in p.meta) == 50 and sum(1 for p in pages if "date" in p.meta) == 57
+    assert _oracle_token_f1(pages[:15]) > 0.95  # GBK pages read as GB18030, not as a detector's guess
+
+
+def test_trafilatura_eval_snippets_only(loaded):
+    pages = loaded("trafilatura_eval").test
+    assert len(pages) == 990 and len({p.id for p in pages}) == 990 and not any(p.load_error for p in pages)
+    assert sum(len(p.snippets.with_) for p in pages) == 2951 and sum(len(p.snippets.without) for p in pages) == 2966
+    assert all(p.gold_text == "" and p.meta["gold"] == "snippets" for p in pages)
+    assert sum(1 for p in pages if p.url) == 953  # 36 keys are hard::/recall:: names, one is xhttps://

@@ -5,13 +5,16 @@ forums, notices) with hand-copied main text, author and date.
 the rendered page: blank lines and full-width indentation kept), ``author/<id>.txt`` and
 ``date/<id>.txt`` one line each (``UNKNOWN``, its typo ``UNKNWON`` and empty files mean no value:
 the field is then left out of ``meta``). Every page is Chinese (``meta["language"] = "zh"``).
+49 pages come in CleanEval's ``<text id=URL title=... encoding=...>`` wrapper (they look like
+pages of CleanEval's Chinese track): it is stripped as the CleanEval loader strips it, and its
+URL gives ``url`` and the site (``meta["group"]``); the other 20 pages have neither.
 
 Encodings (the dataset's SOURCE.md): 22 pages are UTF-8, 47 GBK-family, 10 of those with no
 declared charset, 7 with bytes in GBK's user-defined areas (valid only as GB18030, which maps
 them to the private-use characters the gold has) and 2 with damaged sequences. So a page that
 is not UTF-8 is read as GB18030, damaged bytes becoming U+FFFD (:func:`decode_page`), not
 left to a detector (which guesses GB2312, fails on GBK-only characters and falls back to
-windows-1252). No URL or page kind is recorded; split ``all`` only (a test set).
+windows-1252). No page kind is recorded; split ``all`` only (a test set).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import codecs
 from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
+from boilerbench.datasets.cleaneval import unwrap_html
 from boilerbench.datasets.encoding import decode_bytes, strip_controls
+from boilerbench.datasets.grouping import url_host
 from boilerbench.datasets.page import Page
 from boilerbench.datasets.reading import read_gzip, read_or_error
 
@@ -51,13 +56,14 @@ def read_page(root: Path, page_id: str) -> Page:
 
     def read() -> Page:
         gold = (root / GOLD_DIR / f"{page_id}.txt").read_bytes().decode("utf-8")
-        html = decode_page(read_gzip(root / HTML_DIR / f"{page_id}.html.gz"))
-        meta: dict = {"language": "zh"}
+        raw, wrapper = unwrap_html(read_gzip(root / HTML_DIR / f"{page_id}.html.gz"))
+        url = wrapper.get("id") if url_host(wrapper.get("id")) else None
+        meta: dict = {"language": "zh", **({"group": url_host(url)} if url else {})}
         for name in FIELDS:
             value = read_field(root / name / f"{page_id}.txt")
             if value is not None:
                 meta[name] = value
-        return Page(id=page_id, html=html, gold_text=strip_controls(gold), meta=meta)
+        return Page(id=page_id, html=decode_page(raw), gold_text=strip_controls(gold), url=url, meta=meta)
 
     return read_or_error(page_id, read, meta={"language": "zh"})
 

@@ -87,6 +87,12 @@ def format_summary(summary: dict) -> str:
                 *b["f1_ci95"], *t["f1_ci95"]
             )
         )
+    if "snippets" in m:
+        s = m["snippets"]
+        lines.append(
+            f"  snippets          with found {s['with_found']:.3f}  without absent {s['without_absent']:.3f}  "
+            f"F1 {s['f1']:.3f}   micro F1 {s['micro_f1']:.3f} ({s['n_pages']} pages)"
+        )
     if "rouge_lsum" in m:
         r = m["rouge_lsum"]
         lines.append(f"  ROUGE-LSum        P {r['precision']:.3f}  R {r['recall']:.3f}  F1 {r['f1']:.3f}")
