@@ -13,6 +13,7 @@ identifier's ISO 639-3 code (``"ace"``). ``""`` means "cannot say": see :func:`d
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
@@ -79,6 +80,9 @@ _VISIBLE_TEXT = etree.XPath(
     ".//text()[not(" + " or ".join(f"ancestor::{tag}" for tag in _INVISIBLE) + ")]", smart_strings=False
 )
 
+#: A language identifier: a text sample -> (ISO 639-1 code, probability).
+Identifier = Callable[[str], tuple[str, float]]
+
 _lock = threading.Lock()
 _identifier: Any = None
 
@@ -109,17 +113,23 @@ def text_sample(text: str, limit: int = SAMPLE_CHARS) -> str:
     return "\n".join(taken)
 
 
-def detect(text: str) -> str:
+def identify(sample: str) -> tuple[str, float]:
+    """py3langid's most probable language for ``sample`` (ISO 639-1 where one exists, "" for "no
+    linguistic content") and its probability."""
+    label, confidence = _model().classify(sample)
+    return _TO_ISO_639_1.get(label, label), confidence
+
+
+def detect(text: str, identifier: Identifier = identify, sample_chars: int = SAMPLE_CHARS) -> str:
     """The language of ``text`` as a lowercase ISO 639-1 code, or "" when it cannot say: fewer
-    than :data:`MIN_LETTERS` letters in the sample (:func:`text_sample`), or the best language's
-    probability below :data:`MIN_CONFIDENCE`. Deterministic and thread-safe."""
-    sample = text_sample(text)
+    than :data:`MIN_LETTERS` letters in the sample (:func:`text_sample` of ``sample_chars``), or
+    the best language's probability below :data:`MIN_CONFIDENCE`. Deterministic and thread-safe.
+    ``identifier`` replaces py3langid (benchmarks/language_id.py compares another under this rule)."""
+    sample = text_sample(text, sample_chars)
     if sum(ch.isalpha() for ch in sample) < MIN_LETTERS:
         return ""
-    label, confidence = _model().classify(sample)
-    if confidence < MIN_CONFIDENCE:
-        return ""
-    return _TO_ISO_639_1.get(label, label)
+    code, confidence = identifier(sample)
+    return code if confidence >= MIN_CONFIDENCE else ""
 
 
 def page_text_sample(html: str | etree._Element, limit: int = PAGE_TEXT_CHARS) -> str:
