@@ -77,9 +77,9 @@ _JUSTEXT_STOPLISTS = dict(
 
 #: Elements whose text a browser does not show.
 _INVISIBLE = ("script", "style", "noscript", "template")
-_VISIBLE_TEXT = etree.XPath(
-    ".//text()[not(" + " or ".join(f"ancestor::{tag}" for tag in _INVISIBLE) + ")]", smart_strings=False
-)
+#: Their text nodes (a string, evaluated per call: a compiled ``etree.XPath`` is one evaluator that
+#: threads would share).
+_VISIBLE_TEXT = ".//text()[not(" + " or ".join(f"ancestor::{tag}" for tag in _INVISIBLE) + ")]"
 
 #: A language identifier: a text sample -> (ISO 639-1 code, probability).
 Identifier = Callable[[str], tuple[str, float]]
@@ -143,7 +143,7 @@ def page_text_sample(html: str | etree._Element, limit: int = PAGE_TEXT_CHARS) -
         return ""
     lines: list[str] = []
     size = 0
-    for node in _VISIBLE_TEXT(body):
+    for node in body.xpath(_VISIBLE_TEXT, smart_strings=False):
         line = " ".join(str(node).split())
         if line:
             lines.append(line)
