@@ -27,7 +27,7 @@ from cli import run_main
 
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.reading import read_gzip, read_json
-from boilerbench.errors import DatasetNotFoundError
+from boilerbench.errors import DatasetNotFoundError, import_optional
 from boilerbench.language import Identifier, detect, identify, page_text_sample
 
 #: DANIEL's language names (doc_lg.json) -> ISO 639-1.
@@ -50,12 +50,11 @@ SNIPPETS = {
 
 def langdetect(sample: str) -> tuple[str, float]:
     """langdetect's best language (``zh-cn``/``zh-tw`` -> ``zh``) and its probability; seeded."""
-    from langdetect import DetectorFactory, LangDetectException, detect_langs
-
-    DetectorFactory.seed = 0
+    module = import_optional("langdetect", "langdetect", 'goose3 brings it: pip install -e ".[refs]"')
+    module.DetectorFactory.seed = 0
     try:
-        best = detect_langs(sample)[0]
-    except LangDetectException:
+        best = module.detect_langs(sample)[0]
+    except module.LangDetectException:
         return "", 0.0
     return best.lang.split("-")[0], best.prob
 
