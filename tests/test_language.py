@@ -7,9 +7,12 @@ import threading
 import justext
 import pytest
 
+from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.html import parse_html
 from boilerbench.datasets.page import Page
+from boilerbench.datasets.reading import read_gzip, read_json
 from boilerbench.language import (
+    MIN_CONFIDENCE,
     MIN_LETTERS,
     detect,
     justext_stoplist,
@@ -76,6 +79,25 @@ def test_too_short_text_is_unknown():
     assert detect("1234 5678 -- !!") == ""
 
 
+def test_uncertain_text_is_unknown():
+    """The probability threshold, with a stand-in identifier whose answer is known."""
+    text = PARAGRAPHS["en"]
+    assert detect(text, identifier=lambda sample: ("en", MIN_CONFIDENCE)) == "en"
+    assert detect(text, identifier=lambda sample: ("en", MIN_CONFIDENCE - 0.01)) == ""
+
+
+def test_identifier_reads_the_bounded_sample():
+    """The identifier sees the longest line first, cut at ``sample_chars``, not the whole text."""
+    seen: list[str] = []
+
+    def record(sample: str) -> tuple[str, float]:
+        seen.append(sample)
+        return "en", 1.0
+
+    assert detect("a" * 30 + "\n" + "b" * 100, identifier=record, sample_chars=40) == "en"
+    assert seen == ["b" * 40]
+
+
 def test_letter_minimum_counts_han_characters():
     """Twenty Han characters are a sentence: enough; nineteen are not."""
     sentence = PARAGRAPHS["zh"].replace("，", "")[:MIN_LETTERS]
@@ -110,6 +132,17 @@ def test_justext_stoplist():
     assert justext_stoplist("EL") == "Greek"
     assert justext_stoplist("zh") is None
     assert justext_stoplist("th") is None
+
+
+@pytest.mark.data
+def test_detect_daniel_pages_from_their_html(data_root):
+    """The first five DANIEL pages of each language (by id), detected from their HTML alone."""
+    labels = read_json(data_root / "daniel" / "doc_lg.json")
+    codes = {"English": "en", "Chinese": "zh", "Greek": "el", "Polish": "pl", "Russian": "ru"}
+    for name, code in codes.items():
+        for page_id in sorted(pid for pid, lang in labels.items() if lang == name)[:5]:
+            html = decode_bytes(read_gzip(data_root / "daniel" / "html" / f"{page_id}.gz"))
+            assert detect(page_text_sample(html)) == code, page_id
 
 
 def test_every_stoplist_name_exists_in_justext():
