@@ -8,8 +8,11 @@ resort. The detector is chardet, a dependency of the project: bs4 takes whicheve
 is installed, and charset-normalizer (which other packages bring) guesses Baltic or Chinese
 code pages for English pages, so results would depend on what else is installed. chardet is
 slow (about 0.1 s on the 10 % of pages that reach it), so its verdict is disk-cached.
-``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252, as browsers read them. Nothing is
-decoded with ``errors="ignore"``; undecodable bytes become U+FFFD only in the final fallback.
+``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252 and ``gb2312``/``gbk`` labels (and
+guesses) GB18030, as browsers read them. When nothing decodes cleanly, the first hinted or
+declared encoding is used with damaged bytes replaced (what a browser shows), else windows-1252.
+Nothing is decoded with ``errors="ignore"``; undecodable bytes become U+FFFD only in that final
+fallback.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ _BOMS = (
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
+# GB2312 and GBK labels are read as GB18030, their superset, as browsers do (WHATWG Encoding
+# Standard: the "gbk" decoder is the gb18030 decoder): pages labelled GB2312 routinely hold GBK
+# and GB18030 characters, which a strict GB2312 decode rejects.
+_GB18030_ALIASES = {"gb2312", "gb_2312", "gb_2312-80", "gbk", "x-gbk", "cp936", "chinese", "csgb2312", "euc-cn"}
 _WINDOWS_1252_ALIASES = {"iso-8859-1", "iso8859-1", "latin-1", "latin1", "l1", "us-ascii", "ascii", "cp819"}
 # Detectors cannot tell Latin-script single-byte code pages apart on short texts (French text
 # comes out as Baltic windows-1257); for those the web's de facto encoding, windows-1252, is
@@ -53,6 +60,8 @@ def _canonical(label: str) -> str | None:
     label = label.strip().lower()
     if label in _WINDOWS_1252_ALIASES:
         return "cp1252"
+    if label in _GB18030_ALIASES:
+        return "gb18030"
     try:
         return codecs.lookup(label).name
     except LookupError:
@@ -101,7 +110,10 @@ def _decode(data: bytes, hints, is_html: bool) -> str:
             return data.decode(guess)
         except UnicodeDecodeError:
             pass
-    return data.decode("windows-1252", errors="replace")
+    # none decodes cleanly: trust the first hinted or declared encoding, damaged bytes replaced,
+    # as a browser does; windows-1252 only when nothing is declared
+    declared = next((c for c in map(_canonical, candidates) if c is not None), None)
+    return data.decode(declared or "windows-1252", errors="replace")
 
 
 def _detect(data: bytes, is_html: bool) -> str:
