@@ -57,3 +57,20 @@ def test_detector_verdict_is_cached(tmp_path, monkeypatch):
         set_cache_dir(None)
     assert first == second and len(calls) == 1
     assert len(list((tmp_path / "encoding").rglob("*.txt"))) == 1
+
+
+def test_gb2312_and_gbk_labels_read_as_gb18030():
+    """镕 is GBK, not GB2312: a page labelled gb2312 holding it decodes (as browsers read it)."""
+    text = "朱镕基说中国的报纸很好"
+    page = f'<html><head><meta charset="gb2312"></head><body><p>{text}</p></body></html>'.encode("gbk")
+    assert text in decode_bytes(page)
+
+
+def test_a_declared_encoding_that_nothing_decodes_cleanly_is_used_with_replacement():
+    """A cut two-byte GBK sequence: the declared encoding with one U+FFFD, not windows-1252 mojibake."""
+    text = "中国的报纸说了很多话"
+    page = f'<html><head><meta charset="gbk"></head><body><p>{text}</p></body></html>'.encode("gbk")
+    decoded = decode_bytes(page.replace(b"</p>", b"\x81</p>"))
+    assert f"{text}\ufffd</p>" in decoded
+    undeclared = b"<p>caf\xe9 \x81</p>"  # no declaration: windows-1252 as before
+    assert decode_bytes(undeclared) == "<p>caf\u00e9 \ufffd</p>"

@@ -12,14 +12,12 @@ URL gives ``url`` and the site (``meta["group"]``); the other 20 pages have neit
 Encodings (the dataset's SOURCE.md): 22 pages are UTF-8, 47 GBK-family, 10 of those with no
 declared charset, 7 with bytes in GBK's user-defined areas (valid only as GB18030, which maps
 them to the private-use characters the gold has) and 2 with damaged sequences. So a page that
-is not UTF-8 is read as GB18030, damaged bytes becoming U+FFFD (:func:`decode_page`), not
-left to a detector (which guesses GB2312, fails on GBK-only characters and falls back to
-windows-1252). No page kind is recorded; split ``all`` only (a test set).
+is not UTF-8 is read as GB18030 (the hint to :func:`~boilerbench.datasets.encoding.decode_bytes`),
+damaged bytes becoming U+FFFD, not left to a detector alone. No page kind is recorded; split ``all`` only (a test set).
 """
 
 from __future__ import annotations
 
-import codecs
 from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
@@ -33,16 +31,6 @@ HTML_DIR = "original"
 GOLD_DIR = "cleaned"
 FIELDS = ("author", "date")
 _UNKNOWN = {"", "UNKNOWN", "UNKNOWN.", "UNKNWON"}
-
-
-def decode_page(data: bytes) -> str:
-    """UTF-8 (BOM or not) as :func:`decode_bytes` reads it; anything else as GB18030 with
-    damaged sequences replaced (see the module docstring)."""
-    try:
-        data.removeprefix(codecs.BOM_UTF8).decode("utf-8")
-    except UnicodeDecodeError:
-        return strip_controls(data.decode("gb18030", errors="replace"))
-    return decode_bytes(data, is_html=True)
 
 
 def read_field(path: Path) -> str | None:
@@ -63,7 +51,8 @@ def read_page(root: Path, page_id: str) -> Page:
             value = read_field(root / name / f"{page_id}.txt")
             if value is not None:
                 meta[name] = value
-        return Page(id=page_id, html=decode_page(raw), gold_text=strip_controls(gold), url=url, meta=meta)
+        html = decode_bytes(raw, hints=("gb18030",))
+        return Page(id=page_id, html=html, gold_text=strip_controls(gold), url=url, meta=meta)
 
     return read_or_error(page_id, read, meta={"language": "zh"})
 

@@ -13,19 +13,18 @@ the key where it is one (``url`` and the site, ``meta["group"]``, left out other
 title and date gold are kept in ``meta`` where given. The data labels no language.
 
 Decoding: 4 pages declare UTF-8 but hold a few invalid bytes (outside the main text); they are
-read as UTF-8 with those bytes replaced (:func:`decode_page`), where a detector would read the
-whole page as windows-1252. Split ``all`` only (a test set; see the SOURCE.md's caution: the
-set was built by trafilatura's maintainers and favours trafilatura).
+read as UTF-8 with those bytes replaced (:func:`~boilerbench.datasets.encoding.decode_bytes`'s
+rule for a declared encoding that nothing decodes cleanly). Split ``all`` only (a test set; see
+the SOURCE.md's caution: the set was built by trafilatura's maintainers and favours trafilatura).
 """
 
 from __future__ import annotations
 
-import codecs
 from collections.abc import Mapping
 from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
-from boilerbench.datasets.encoding import declared_encodings, decode_bytes, strip_controls
+from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.grouping import url_host
 from boilerbench.datasets.page import Page, Snippets
 from boilerbench.datasets.reading import read_gzip, read_json, read_or_error, string_list
@@ -35,22 +34,6 @@ GOLD_FILE = "tests/evaldata.json"
 #: Where an entry's ``file`` is looked for, in upstream's order.
 HTML_DIRS = ("tests/cache", "tests/eval")
 META_FIELDS = ("author", "title", "date")
-
-
-def decode_page(data: bytes) -> str:
-    """:func:`decode_bytes`, except that a page whose first declared charset is UTF-8 is read
-    as UTF-8 with its invalid bytes replaced (see the module docstring)."""
-    declared = declared_encodings(data)
-    if declared and _is_utf8(declared[0]):
-        return strip_controls(data.removeprefix(codecs.BOM_UTF8).decode("utf-8", errors="replace"))
-    return decode_bytes(data, is_html=True)
-
-
-def _is_utf8(label: str) -> bool:
-    try:
-        return codecs.lookup(label).name == "utf-8"
-    except LookupError:
-        return False
 
 
 def read_entries(root: Path) -> dict[str, dict]:
@@ -89,7 +72,7 @@ def read_page(root: Path, key: str, entry: Mapping) -> Page:
             raise TypeError(f"{GOLD_FILE}: entry {key!r} names no file")
         found = [root / d / f"{name}.gz" for d in HTML_DIRS if (root / d / f"{name}.gz").is_file()]
         path = found[0] if found else root / HTML_DIRS[-1] / f"{name}.gz"
-        html = decode_page(read_gzip(path))
+        html = decode_bytes(read_gzip(path), is_html=True)
         return Page(id=page_id(entry), html=html, gold_text="", url=url, meta=meta, snippets=snippets)
 
     return read_or_error(page_id(entry) or key, read, url=url, meta=meta, snippets=snippets)
