@@ -347,6 +347,37 @@ def test_runner_trains_on_a_mixture_and_skips_broken_training_pages(tmp_path, mo
     assert again["n_pages"] == 5 and again["trained_on"] == "mix(dragnet)/balanced"
 
 
+def test_cross_validation_within_a_mixture_trains_each_fold_on_the_other_folds_and_the_other_datasets(
+    tmp_path, monkeypatch
+):
+    data = tmp_path / "data"
+    _dragnet(data / "dragnet")
+    _wcxb(data / "wcxb")
+    monkeypatch.setenv("BOILERBENCH_DATA", str(data))
+    monkeypatch.setattr("boilerbench.datasets.base.check_manifest", lambda *args: None)
+    overrides = (
+        "dataset=wcxb",
+        "dataset.split=all",
+        "train_on=[dragnet,wcxb:all]",
+        "cv.folds=2",
+        "cv.pool=all",
+        "train_weights=proportional",
+        "+extractor.min_count=1",
+        "extractor._target_=memorising.Memorising",
+        "max_error_rate=1",
+    )
+    summary = _run(tmp_path, *overrides, extractor="bte")
+    assert summary["cv"]["folds"] == 2 and summary["n_pages"] == 5 and "trained_on" not in summary
+    assert summary["mixture"]["sources"] == ["dragnet", "wcxb:all"]
+    folds = summary["cv"]["per_fold"]
+    assert [f["n_test"] for f in folds] in ([3, 2], [2, 3])
+    # a page's own body paragraph is unique to it: a model that had seen the tested page would
+    # keep it; none does, so every tested page's recall comes from its menu alone (0: "Login")
+    pages = pd.read_csv(tmp_path / "out" / "pages.csv", dtype={"page_id": str})
+    assert (pages["token_recall"].dropna() < 1).all()
+    assert len(list((tmp_path / "models" / "memorising").iterdir())) == 2  # one model per fold
+
+
 def test_a_split_without_training_pages_trains_learned_extractors_on_the_fallback_mixture(tmp_path, monkeypatch):
     data = tmp_path / "data"
     _dragnet(data / "dragnet")

@@ -201,8 +201,14 @@ def cv_pool(split: Split, pool: str) -> list:
     return [*training, *split.test]
 
 
-def run_cv(cfg: DictConfig, split: Split, folds: int) -> tuple[list[PageResult], dict, float]:
+def run_cv(
+    cfg: DictConfig, split: Split, folds: int, train_on: list[str] | None = None
+) -> tuple[list[PageResult], dict, float]:
     """Fit and test each fold of ``cfg.cv.folds``-fold cross-validation; every page is tested once.
+    Folds are cut by site where the pages name one (``meta["group"]``: :func:`kfold`). With
+    ``train_on`` each fold trains on that mixture, in which the tested dataset's entry brings the
+    fold's training pages only (:func:`mixture_split`): a multilingual model cross-validated on
+    DANIEL's sites.
 
     Returns the results (each row with its ``fold``), the ``cv`` summary section (per fold and
     mean and standard deviation over folds of :data:`CV_FIGURES`) and the total fit time.
@@ -213,10 +219,15 @@ def run_cv(cfg: DictConfig, split: Split, folds: int) -> tuple[list[PageResult],
     results: list[PageResult] = []
     per_fold = []
     fit_total = 0.0
+    loaded_sources: dict[str, Split] = {}
     for number, fold in enumerate(kfold(pool, folds, seed=int(cfg.seed)), start=1):
         extractor = build(cfg.extractor)
         seed_everything(int(cfg.seed))
-        fit_s, loaded = fit_extractor(extractor, cfg, choice_name(cfg, "dataset"), fold)
+        training, source, identity = fold, choice_name(cfg, "dataset"), {}
+        if train_on is not None:
+            training, source, mixed = mixture_split(cfg, fold, train_on, loaded_sources)
+            identity = {"train_on": list(mixed["sources"]), "train_weights": mixed["weights"]}
+        fit_s, loaded = fit_extractor(extractor, cfg, source, training, **identity)
         fit_total += fit_s
         fold_results = evaluate(extractor, fold.test, cfg)
         for r in fold_results:
@@ -225,7 +236,7 @@ def run_cv(cfg: DictConfig, split: Split, folds: int) -> tuple[list[PageResult],
         per_fold.append(
             {
                 "fold": number,
-                "n_train": len(fold.train),
+                "n_train": len(training.train),
                 "n_test": len(fold.test),
                 "fit_s": fit_s,
                 "model_loaded_from_cache": loaded,
@@ -295,7 +306,9 @@ def train_on_config(entry: str, cfg: DictConfig) -> DictConfig:
     return node
 
 
-def mixture_split(cfg: DictConfig, test_split: Split, entries: list[str]) -> tuple[Split, str, dict]:
+def mixture_split(
+    cfg: DictConfig, test_split: Split, entries: list[str], loaded: dict[str, Split] | None = None
+) -> tuple[Split, str, dict]:
     """The split of a run trained on a mixture of datasets (``entries``: ``train_on``, such as
     ``[cleaneval,dragnet,wcxb]``, or ``fallback_train_on``; each entry a dataset config name, or
     ``name:split`` for another split than its default),
@@ -304,15 +317,19 @@ def mixture_split(cfg: DictConfig, test_split: Split, entries: list[str]) -> tup
     dataset has no training split, or the splits overlap) is a :class:`ConfigError`
     (:func:`check_no_leak`).
 
+    ``loaded`` keeps the datasets read, for the next call (cross-validation folds).
     Returns the split, the mixture's name (which keys the model cache) and its summary section.
     """
+    loaded = {} if loaded is None else loaded
     weights = str(cfg.get("train_weights", "balanced"))
     tested = OmegaConf.to_container(cfg.dataset, resolve=True)
     sources: dict[str, Split] = {}
     for entry in entries:
         node = train_on_config(entry, cfg)
         same = OmegaConf.to_container(node, resolve=True) == tested
-        sources[entry] = test_split if same else build(node).load()
+        if not same and entry not in loaded:
+            loaded[entry] = build(node).load()
+        sources[entry] = test_split if same else loaded[entry]
     train = mixture(sources, weights, seed=int(cfg.seed))
     used = [*train.train, *train.validation]
     section: dict = {"weights": weights, "sources": {}}
@@ -409,11 +426,11 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         raise ConfigError("train_on and dataset@train_dataset exclude each other: pick one training source")
     if cfg.get("cv", {}).get("auto", False) and (split.train or split.validation or train_on or train_dataset):
         folds = 0  # cv.auto: cross-validate only a split that has no training pages of its own
-    if (train_on is not None or train_dataset is not None) and folds:
-        raise ConfigError("cv.folds and train_on / dataset@train_dataset exclude each other: pick one protocol")
+    if train_dataset is not None and folds:
+        raise ConfigError("cv.folds and dataset@train_dataset exclude each other: pick one protocol")
     if train_dataset is not None:
         split, trained_on, key = cross_dataset_split(cfg, split)
-    elif train_on is not None:
+    elif train_on is not None and not folds:
         split, trained_on, mixed = mixture_split(cfg, split, [str(e) for e in train_on])
         key = (trained_on, trained_on)
         identity = {"train_on": list(mixed["sources"]), "train_weights": mixed["weights"]}
@@ -426,7 +443,10 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
         remember_quick_key(Path(output_dir), earlier, quick_key)
         return kept(earlier, output_dir)
     if folds:
-        results, section, fit_s = run_cv(cfg, split, folds)
+        entries = None if train_on is None else [str(e) for e in train_on]
+        results, section, fit_s = run_cv(cfg, split, folds, entries)
+        if entries is not None:
+            mixed = {"weights": str(cfg.get("train_weights", "balanced")), "sources": entries, "per_fold": True}
         summary = summarise(cfg, split, results, fit_s, False, extractor)
         summary["split"] = f"{split.name}/cv{folds}"
         summary["cv"] = section
