@@ -20,7 +20,7 @@ endif
 
 # The experiments behind every table and figure (the fig_short_pages, fig_speed_quality and
 # fig_score_distributions figures are drawn from the table runs), run two jobs at a time.
-EXPERIMENTS ?= table_cleaneval table_l3s table_cross fig_scedd_coefficients fig_web2text_lambda table_datasets table_generalization table_headline table_cleaneval2007 table_cleaneval2007_wcc table_cleaneval2007_fiasco
+EXPERIMENTS ?= table_cleaneval table_l3s table_cross fig_scedd_coefficients fig_web2text_lambda table_datasets table_generalization table_headline table_languages table_languages_stack table_cleaneval2007 table_cleaneval2007_wcc table_cleaneval2007_fiasco
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -1,10 +1,12 @@
 """Token F1 per language (``table_languages``): every extractor on the multilingual datasets,
 one column per (dataset, language) with at least :data:`MIN_PAGES` scored pages, each cell the
-mean token F1 over that language's pages with its page-level bootstrap 95 % interval.
+mean token F1 over that language's pages (the snippet F1 on a set with snippet gold only) with
+its page-level bootstrap 95 % interval.
 
 A page's language is the dataset's label where it gives one (DANIEL, the Chinese set), else the
 language identifier's verdict on the gold text (:mod:`boilerbench.language`); the runs come from
-``experiment=table_languages`` (DANIEL by site-grouped cross-validation).
+``experiment=table_languages`` and ``experiment=table_languages_stack`` (every page, by
+site-grouped cross-validation).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 
 import pandas as pd
 
-from reports.datasets import latest_runs
+from reports.datasets import SNIPPET_ONLY, latest_runs
 from reports.figures import MissingRuns
 from reports.tables import Table, cell, fmt, interval_of
 
@@ -37,6 +39,11 @@ def language_columns(runs: pd.DataFrame) -> list[tuple[str, str]]:
     return columns
 
 
+def metric_of(dataset: str) -> str:
+    """The figure of a dataset's cells: token F1, or the snippet F1 of a set with snippet gold only."""
+    return "snippets.f1" if dataset in SNIPPET_ONLY else "token.f1"
+
+
 def table_languages(runs: pd.DataFrame) -> Table:
     """Rows: extractors (by their mean over the columns); columns: token F1 per dataset and
     language with ``±`` half the width of the 95 % interval."""
@@ -52,7 +59,7 @@ def table_languages(runs: pd.DataFrame) -> Table:
         for dataset, lang in columns:
             found = part[part["dataset"] == dataset]
             run = found.iloc[0] if len(found) else pd.Series(dtype=object)
-            key = f"lang.{lang}.token.f1"
+            key = f"lang.{lang}.{metric_of(dataset)}"
             interval = interval_of(run, key) or (float("nan"), float("nan"))
             row[f"{dataset}:{lang}"] = float(run.get(key, float("nan")))
             row[f"{dataset}:{lang}:lo"], row[f"{dataset}:{lang}:hi"] = interval
@@ -71,7 +78,9 @@ def table_languages(runs: pd.DataFrame) -> Table:
     shown["mean"] = [fmt(v) for v in frame["mean"]]
     pages = ", ".join(f"{n} {int(frame[f'{n}:pages'].max())}" for n in names)
     note = (
-        f"Token F1 (mean over the language's pages) ± half the width of its page-level bootstrap 95 % interval; "
+        "Token F1 (mean over the language's pages; snippet F1 on "
+        f"{', '.join(SNIPPET_ONLY)}, which has snippet gold only) ± half the width of its page-level bootstrap "
+        "95 % interval; "
         f"columns: dataset:language with {MIN_PAGES}+ pages (pages: {pages}); mean: over the columns "
         "(– where a run or language is missing). Language: the dataset's label, else identified from the gold text."
     )

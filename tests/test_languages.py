@@ -116,7 +116,7 @@ def test_balanced_languages_gives_each_language_of_a_dataset_the_same_share():
     assert mixed.name == "mix(daniel,plain)/balanced_languages"
 
 
-def _summary(extractor: str, dataset: str, languages: dict[str, tuple[int, float]]) -> dict:
+def _summary(extractor: str, dataset: str, languages: dict[str, tuple[int, float]], group: str = "token") -> dict:
     return {
         "extractor": extractor,
         "dataset": dataset,
@@ -128,7 +128,7 @@ def _summary(extractor: str, dataset: str, languages: dict[str, tuple[int, float
         "config": {"report": "table_languages", "extractor": {"_target_": "x"}, "dataset": {"split": "all"}},
         "finished_at": "2026-01-01T00:00:00",
         "by_language": {
-            lang: {"n_pages": n, "n_errors": 0, "metrics": {"token": {"f1": f1, "f1_ci95": [f1 - 0.02, f1 + 0.04]}}}
+            lang: {"n_pages": n, "n_errors": 0, "metrics": {group: {"f1": f1, "f1_ci95": [f1 - 0.02, f1 + 0.04]}}}
             for lang, (n, f1) in languages.items()
         },
     }
@@ -139,6 +139,7 @@ def test_table_languages_has_a_column_per_dataset_and_language_with_enough_pages
         _summary("stack", "daniel", {"en": (50, 0.9), "ru": (30, 0.8), "xx": (MIN_PAGES - 1, 0.1)}),
         _summary("readability", "daniel", {"en": (50, 0.7), "ru": (30, 0.9)}),
         _summary("stack", "magic_html", {"pt": (25, 0.6)}),
+        _summary("readability", "trafilatura_eval", {"de": (40, 0.5)}, group="snippets"),
     ]
     for n, summary in enumerate(runs):
         folder = tmp_path / "runs" / str(n)
@@ -147,12 +148,14 @@ def test_table_languages_has_a_column_per_dataset_and_language_with_enough_pages
     status = build_all([str(tmp_path / "runs")], tmp_path / "out")
     assert status["table_languages"] == "written"
     numbers = pd.read_csv(tmp_path / "out" / "table_languages.csv").set_index("extractor")
-    assert [c for c in numbers.columns if ":" in c and c.count(":") == 1] == ["daniel:en", "daniel:ru", "magic_html:pt"]
-    assert numbers.loc["stack", "daniel:ru"] == 0.8 and numbers.loc["stack", "mean"] == pytest.approx(2.3 / 3)
+    columns = [c for c in numbers.columns if c.count(":") == 1]
+    assert columns == ["daniel:en", "daniel:ru", "magic_html:pt", "trafilatura_eval:de"]
+    assert numbers.loc["readability", "trafilatura_eval:de"] == 0.5  # its snippet F1: it has no full-text gold
+    assert numbers.loc["stack", "daniel:ru"] == 0.8 and math.isnan(numbers.loc["stack", "mean"])
     assert math.isnan(numbers.loc["readability", "magic_html:pt"])
     assert numbers.loc["readability", "daniel:en:lo"] == pytest.approx(0.68)
     text = (tmp_path / "out" / "table_languages.md").read_text()
-    assert "| stack | 0.900 ±0.030 | 0.800 ±0.030 | 0.600 ±0.030 | 0.767 |" in text
+    assert "| readability | 0.700 ±0.030 | 0.900 ±0.030 | – | 0.500 ±0.030 | – |" in text
     assert "xx" not in text.split("\n\n")[1]  # the 19-page language has no column
     table = table_languages(pd.read_csv(tmp_path / "out" / "runs.csv"))  # intervals read back from runs.csv
     assert table.numbers is not None
