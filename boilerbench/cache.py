@@ -29,6 +29,7 @@ from importlib import metadata
 from pathlib import Path
 
 import numpy as np
+from filelock import FileLock
 
 from boilerbench.atomic import atomic_write_bytes
 
@@ -161,19 +162,54 @@ def is_cached_array(step: str, version: str, key_parts: tuple[str | bytes, ...])
     return path is not None and path.is_file()
 
 
+#: Lock files of the cache (``<cache>/.locks/<step>.<shard>.lock``): one per step and two hex digits
+#: of the key, so a cache of millions of entries has a few thousand lock files, not millions.
+LOCKS = ".locks"
+
+
+def entry_lock(path: Path) -> FileLock:
+    """The inter-process lock that guards the computation of the cache entry ``path``: two processes
+    that miss the same entry at once compute it once, the second waiting and then reading it
+    (entries of one step that share the key's first two hex digits share a lock). The kernel
+    releases it when its holder dies, however it dies."""
+    root = path.parents[3]
+    (root / LOCKS).mkdir(parents=True, exist_ok=True)
+    return lock_file(root / LOCKS / f"{path.parents[2].name}.{path.parent.name}.lock")
+
+
+@functools.cache
+def lock_file(path: Path) -> FileLock:
+    """One :class:`FileLock` object per lock file and process, so that a thread that already holds
+    it (a computation that needs another entry of the same shard) takes it again instead of
+    waiting for itself."""
+    return FileLock(path)
+
+
+def _read_entry(path: Path, read: Callable) -> tuple[bool, object]:
+    """(found, value) of the entry ``path``; a corrupt entry counts as missing (logged, never trusted)."""
+    try:
+        return True, read(path)
+    except FileNotFoundError:
+        return False, None
+    except (ValueError, OSError) as err:
+        log.warning("ignoring unreadable cache entry %s: %s", path, err)
+        return False, None
+
+
 def _cached(step: str, version: str, key_parts: tuple, compute: Callable, suffix: str, read: Callable, write: Callable):
-    """The shared lookup: hash the inputs (only when a cache is active), read, or compute and store."""
+    """The shared lookup: hash the inputs (only when a cache is active), read, or compute and store
+    (under :func:`entry_lock`, reading again once it is held: another process may have stored it)."""
     path = _entry(step, version, key_parts, suffix)
     if path is None:
         return compute()
-    try:
-        return read(path)
-    except FileNotFoundError:
-        pass
-    except (ValueError, OSError) as err:  # a corrupt entry is recomputed, never trusted
-        log.warning("ignoring unreadable cache entry %s: %s", path, err)
-    value = compute()
-    atomic_write_bytes(path, write(value))
+    found, value = _read_entry(path, read)
+    if found:
+        return value
+    with entry_lock(path):
+        found, value = _read_entry(path, read)
+        if not found:
+            value = compute()
+            atomic_write_bytes(path, write(value))
     return value
 
 

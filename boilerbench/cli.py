@@ -247,11 +247,29 @@ def parser() -> argparse.ArgumentParser:
         help="extract on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); needs the dask extra",
     )
     ex.add_argument("--quiet", action="store_true", help="no progress bar")
+    cache = commands.add_parser("cache", help="check the artefact and model caches")
+    cache.add_argument("action", choices=("verify",), help="verify: check every entry, remove the bad ones")
+    cache.add_argument("--dir", type=Path, default=Path(".cache/boilerbench"), help="the cache (paths.cache_dir)")
+    cache.add_argument("--models", type=Path, default=Path("models"), help="the model cache (paths.model_dir)")
+    cache.add_argument("--dry-run", action="store_true", help="report the bad entries, remove nothing")
     return top
+
+
+def verify_caches(args: argparse.Namespace) -> int:
+    """``boilerbench cache verify``: one line per bad entry, a total; exit status 1 when any was bad."""
+    from boilerbench.cache_verify import verify
+
+    report = verify(args.dir, args.models, remove=not args.dry_run)
+    for path, problem in report.bad:
+        print(f"{'bad' if args.dry_run else 'removed'}: {path}: {problem}")
+    print(f"{report.checked} entries checked, {len(report.bad)} bad ({args.dir}, {args.models})")
+    return 1 if report.bad else 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "cache":
+        return verify_caches(args)
     try:
         if args.jobs < 1:
             raise UsageError(f"-j must be at least 1, got {args.jobs}")

@@ -20,6 +20,11 @@ class ConfigError(BoilerbenchError):
     """A configuration value is not one of the valid options."""
 
 
+class TrainingDataError(BoilerbenchError, ValueError):
+    """The training pages a run gives a learned extractor cannot train it (no text, one class only):
+    one line naming what it needs, as a configuration error (a ``ValueError`` too, for callers of ``fit``)."""
+
+
 def check_choice(name: str, value: object, options: "tuple | list") -> None:
     """Raise :class:`ConfigError` naming the valid options when ``value`` is not one of them."""
     if value not in options:

@@ -252,3 +252,66 @@ def test_viewer_in_headless_chromium(runs, site, browser, tmp_path):
         assert legend == expected_outcomes(row)
     shot = tmp_path / "viewer_page.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 5_000
+
+
+# --- hostile page text and gold: shown as text, never run ------------------------------------
+
+PAYLOADS = (
+    "<script>window.pwned=1;document.title='PWNED'</script>",
+    '<img src=x onerror="window.pwned=1">',
+    '<a href="javascript:window.pwned=1">click me</a>',
+    "<svg onload=window.pwned=1>",
+)
+#: The page's text holds the payloads (escaped in its HTML: they are text, as a forum post quoting
+#: code), its gold holds them raw, its URL line is a javascript: link, its id (file name) is markup.
+HOSTILE_ID = "<img src=x onerror=window.pwned=1>"
+HOSTILE = {
+    HOSTILE_ID: (
+        "<body><p>" + " ".join(p.replace("&", "&amp;").replace("<", "&lt;") for p in PAYLOADS) + "</p></body>",
+        "URL: javascript:window.pwned=1\n<p>" + " ".join(PAYLOADS),
+    ),
+    "plain": ("<body><p>Quiet page.</p></body>", "Quiet page."),
+}
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("hostile")
+    done = _reports("inspect", _run(tmp, "all_text", "all_text", HOSTILE), "-o", tmp / "site")
+    assert done.returncode == 0, done.stderr
+    return tmp / "site"
+
+
+def test_hostile_text_is_written_as_text(hostile_site):
+    from reports.inspect.site import content_security_policy
+
+    files = [hostile_site / "index.html", *sorted((hostile_site / "pages").iterdir())]
+    shown = ""
+    for file in files:
+        root = lxml_html.parse(str(file)).getroot()
+        scripts = root.cssselect("script")
+        assert len(scripts) == 1 and "pwned" not in scripts[0].text, file  # the viewer's own, only
+        handlers = [(e.tag, a) for e in root.iter() if isinstance(e.tag, str) for a in e.attrib if a.startswith("on")]
+        assert handlers == [] and not root.cssselect("img, svg, iframe, object, embed"), file
+        assert not [a for a in root.cssselect("a") if "javascript" in a.get("href", "")], file
+        policy = root.cssselect("meta[http-equiv='Content-Security-Policy']")[0].get("content")
+        assert policy == content_security_policy(scripts[0].text) and "default-src 'none'" in policy
+        shown += root.text_content()
+    for payload in (*PAYLOADS, HOSTILE_ID, "javascript:window.pwned=1"):
+        assert payload.split()[0] in shown  # the markup is there, as text
+
+
+@pytest.mark.browser
+def test_hostile_text_runs_no_script_in_chromium(hostile_site, browser):
+    from selenium.webdriver.common.by import By
+
+    for file in [hostile_site / "index.html", *sorted((hostile_site / "pages").iterdir())]:
+        browser.get(file.as_uri())
+        assert browser.execute_script("return typeof window.pwned") == "undefined", file
+        assert browser.title != "PWNED"
+        assert not browser.find_elements(By.CSS_SELECTOR, "img, svg, a[href^='javascript']")
+    browser.get((hostile_site / "index.html").as_uri())
+    link = browser.find_element(By.CSS_SELECTOR, "#index tbody a")
+    assert HOSTILE_ID in {a.text for a in browser.find_elements(By.CSS_SELECTOR, "#index tbody a")}
+    link.click()  # the page the hostile id links to opens, and runs nothing either
+    assert browser.execute_script("return typeof window.pwned") == "undefined"

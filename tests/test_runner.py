@@ -52,6 +52,13 @@ def make_cfg(tmp_path, *overrides):
         )
 
 
+def trained(tmp_path):
+    """Overrides that train a learned extractor on pages a and b under other ids (a learned
+    extractor with no training pages is refused before it fits)."""
+    pages = {f"train_{name}": PAGES[name] for name in ("a", "b")}
+    return ("dataset@train_dataset=plaintext", f"train_dataset.root={write_pairs(tmp_path / 'train', pages)}")
+
+
 def test_run_writes_consistent_results(tmp_path):
     out = tmp_path / "out"
     summary = run(make_cfg(tmp_path, "extractor=bte"), out)
@@ -159,9 +166,13 @@ def test_cross_dataset_trains_on_one_and_tests_on_the_other(tmp_path):
 
 
 def test_learned_model_is_cached_and_reused(tmp_path):
-    overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
+    overrides = (
+        "extractor=bte",
+        "+extractor.min_count=1",
+        "extractor._target_=memorising.Memorising",
+        *trained(tmp_path),
+    )
     Memorising.fits = 0
-    # plaintext has no training pages; the cache's behaviour does not depend on them.
     first = run(make_cfg(tmp_path, *overrides), tmp_path / "r1")
     second = run(make_cfg(tmp_path, *overrides), tmp_path / "r2")
     third = run(make_cfg(tmp_path, *overrides, "retrain=true"), tmp_path / "r3")
@@ -173,7 +184,7 @@ def test_learned_model_is_cached_and_reused(tmp_path):
     ) == (False, True, False)
     assert len(list((tmp_path / "models" / "memorising").iterdir())) == 1
     other = run(
-        make_cfg(tmp_path, *overrides[:2], "extractor._target_=memorising.Memorising", "extractor.min_count=2"),
+        make_cfg(tmp_path, *overrides, "extractor.min_count=2"),
         tmp_path / "r4",
     )
     assert other["timing"]["model_loaded_from_cache"] is False
@@ -183,7 +194,7 @@ def test_learned_model_is_cached_and_reused(tmp_path):
 def test_two_processes_needing_one_model_fit_it_once(tmp_path):
     """Parallel jobs of a sweep that need the same model: one fits it (slowly), the other waits
     for the lock and loads it; both score the same pages the same way."""
-    overrides = ("extractor=bte", "+extractor.min_count=1", "+extractor.delay=1.5")
+    overrides = ("extractor=bte", "+extractor.min_count=1", "+extractor.delay=1.5", *trained(tmp_path))
     cfg = make_cfg(tmp_path, *overrides, "extractor._target_=memorising.Memorising")
     with multiprocessing.get_context("fork").Pool(2) as pool:
         summaries = pool.starmap(run, [(cfg, tmp_path / "r1"), (cfg, tmp_path / "r2")])
@@ -196,7 +207,12 @@ def test_two_processes_needing_one_model_fit_it_once(tmp_path):
 def test_an_identical_run_in_the_output_folder_is_kept_not_rerun(tmp_path, monkeypatch):
     """Rerunning a sweep runs only what changed: the same config, code, packages and pages in the
     same folder keep the earlier results; another config value, rerun=true or an edited page run."""
-    overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
+    overrides = (
+        "extractor=bte",
+        "+extractor.min_count=1",
+        "extractor._target_=memorising.Memorising",
+        *trained(tmp_path),
+    )
     out = tmp_path / "job"
     Memorising.fits = 0
     first = run(make_cfg(tmp_path, *overrides, "retrain=true"), out)
@@ -235,7 +251,12 @@ def test_changed_extractor_code_is_refitted_not_loaded(tmp_path, monkeypatch):
     source = (PROJECT / "tests" / "memorising.py").read_text()
     (package / "planted.py").write_text(source)
     monkeypatch.syspath_prepend(str(package))
-    overrides = ("extractor=all_text", "+extractor.min_count=1", "extractor._target_=planted.Memorising")
+    overrides = (
+        "extractor=all_text",
+        "+extractor.min_count=1",
+        "extractor._target_=planted.Memorising",
+        *trained(tmp_path),
+    )
     import planted
 
     planted.Memorising.fits = 0
@@ -255,7 +276,12 @@ def test_changed_extractor_code_is_refitted_not_loaded(tmp_path, monkeypatch):
 
 
 def test_a_model_that_fails_to_load_is_refitted_with_a_warning(tmp_path, caplog):
-    overrides = ("extractor=bte", "+extractor.min_count=1", "extractor._target_=memorising.Memorising")
+    overrides = (
+        "extractor=bte",
+        "+extractor.min_count=1",
+        "extractor._target_=memorising.Memorising",
+        *trained(tmp_path),
+    )
     Memorising.fits = 0
     run(make_cfg(tmp_path, *overrides), tmp_path / "r1")
     (saved,) = (tmp_path / "models" / "memorising").iterdir()

@@ -13,7 +13,6 @@ file: the second waits for the first to save it, then loads it, instead of fitti
 
 from __future__ import annotations
 
-import fcntl
 import json
 import logging
 import shutil
@@ -22,7 +21,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from boilerbench.cache import code_version, content_key
+from filelock import Timeout
+
+from boilerbench.cache import code_version, content_key, lock_file
 from boilerbench.datasets.base import Split
 from boilerbench.extractors.base import Persistent
 
@@ -89,16 +90,16 @@ def model_lock(directory: Path) -> Iterator[None]:
     """Hold an exclusive lock on the model ``directory`` (``model_dir/<name>/<key>``) for the time
     of a load-or-fit, waiting (with a log line) while another process holds it. The lock file is
     ``model_dir/.locks/<name>.<key>``, out of the models' folders; the lock is released when the
-    process ends, however it ends."""
+    process ends, however it ends (:func:`boilerbench.cache.lock_file`)."""
     locks = directory.parent.parent / ".locks"
     locks.mkdir(parents=True, exist_ok=True)
-    with open(locks / f"{directory.parent.name}.{directory.name}", "w") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            log.info("another process is fitting the model in %s; waiting for it", directory)
-            fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    lock = lock_file(locks / f"{directory.parent.name}.{directory.name}")
+    try:
+        lock.acquire(blocking=False)
+    except Timeout:
+        log.info("another process is fitting the model in %s; waiting for it", directory)
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()

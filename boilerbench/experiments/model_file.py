@@ -10,8 +10,19 @@ A model is refused with one :class:`ModelFileError` (a user-facing error: one me
 status 2) when it cannot be used as made: another file format, another code version of the
 extractor (its features or model layout may differ), or, for the packages the model itself
 depends on (its ``required_distributions()``: the trees' library, each member's library), another
-major.minor version than the one it was made with. Archive members are extracted with tarfile's
-``data`` filter (no absolute paths, links or devices).
+major.minor version than the one it was made with.
+
+A model file may come from someone else: it is read as untrusted. Before anything is extracted,
+every member is checked (:func:`check_member`): only regular files and folders, with relative
+paths that stay inside the archive (no absolute path, no ``..``), no symbolic or hard links, no
+devices or FIFOs, no member over :data:`MAX_MEMBER_BYTES` and no more than :data:`MAX_TOTAL_BYTES`
+and :data:`MAX_MEMBERS` in all (a compression bomb is refused at the first header past a limit:
+no more than the limits is ever inflated, and none of it is kept in memory). Each refusal is
+one :class:`ModelFileError` line; members are then extracted with tarfile's ``data`` filter too.
+The manifest's config may only name this project's extractors (:func:`check_targets`). Nothing
+in it is unpickled: tensors are read with ``torch.load(weights_only=True)``, and an extractor
+whose saved state is a pickle (the stack's ``backend=sklearn``: ``loads_pickle``) is refused,
+when a model file is written and when it is read. A model whose files do not load is one line too.
 """
 
 from __future__ import annotations
@@ -30,11 +41,20 @@ from boilerbench.atomic import atomic_write_bytes
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments.model_cache import extractor_version
 from boilerbench.extractors.base import Persistent
-from boilerbench.extractors.compose import build
+from boilerbench.extractors.compose import CONF_DIR, build
 
 FORMAT = 1
 MANIFEST = "manifest.json"
 MODEL_DIR = "model"
+#: The largest member, all members together, and the most members a model file may hold: the
+#: largest models here (the stack's 1,000 trees, the LM probe) are tens of MB.
+MAX_MEMBER_BYTES = 1 << 30
+MAX_TOTAL_BYTES = 2 << 30
+MAX_MEMBERS = 10_000
+PICKLE_REFUSED = (
+    "which runs code when loaded: a model file, made to be shared, never holds one "
+    "(train it with a backend that saves no pickle, such as the stack's backend=lightgbm)"
+)
 
 
 class ModelFileError(BoilerbenchError):
@@ -60,6 +80,8 @@ def save_model_file(
     learned = getattr(extractor, "learns", True)
     if learned and not isinstance(extractor, Persistent):
         raise ModelFileError(f"extractor {name!r} learns but cannot save its fitted state")
+    if getattr(extractor, "loads_pickle", False):
+        raise ModelFileError(f"extractor {name!r} saves its fitted state as a pickle, {PICKLE_REFUSED}")
     manifest = {
         "format": FORMAT,
         "extractor": name,
@@ -113,22 +135,92 @@ def check_manifest(manifest: dict, extractor: object, path: str | os.PathLike[st
         )
 
 
+def check_member(member: tarfile.TarInfo, path: str | os.PathLike[str]) -> None:
+    """Raise :class:`ModelFileError` unless ``member`` of the model file ``path`` is a regular file
+    or folder of a safe size under a relative path that stays inside the archive."""
+    name = member.name
+    if member.issym() or member.islnk():
+        raise ModelFileError(f"{path} holds a link ({name!r} -> {member.linkname!r}); a model file holds none")
+    if not (member.isfile() or member.isdir()):
+        raise ModelFileError(f"{path} holds a special file ({name!r}: a device, FIFO ...); a model file holds none")
+    if name.startswith(("/", "\\")) or os.path.isabs(name) or ".." in Path(name).parts:
+        raise ModelFileError(f"{path} holds a member outside the archive ({name!r}: an absolute path or '..')")
+    if member.size > MAX_MEMBER_BYTES:
+        raise ModelFileError(f"{path}: member {name!r} is {member.size:,} bytes, over the {MAX_MEMBER_BYTES:,} limit")
+
+
+def safe_members(tar: tarfile.TarFile, path: str | os.PathLike[str]) -> list[tarfile.TarInfo]:
+    """The members of ``tar``, read header by header and each checked (:func:`check_member`)
+    before the next is read, within :data:`MAX_MEMBERS` and :data:`MAX_TOTAL_BYTES`."""
+    members, total = [], 0
+    while (member := tar.next()) is not None:
+        check_member(member, path)
+        total += member.size
+        members.append(member)
+        if len(members) > MAX_MEMBERS or total > MAX_TOTAL_BYTES:
+            raise ModelFileError(
+                f"{path} unpacks to over {MAX_MEMBERS:,} members or {MAX_TOTAL_BYTES:,} bytes (a compression bomb?)"
+            )
+    return members
+
+
+def _targets(node: object) -> set[str]:
+    """Every ``_target_`` value in a (nested) config."""
+    if isinstance(node, dict):
+        own = {str(node["_target_"])} if "_target_" in node else set()
+        return own.union(*(_targets(v) for v in node.values()))
+    if isinstance(node, list):
+        return set().union(*(_targets(v) for v in node))
+    return set()
+
+
+def check_targets(config: object, path: str | os.PathLike[str]) -> None:
+    """Raise :class:`ModelFileError` when the config of the model file ``path`` names a class or
+    function (``_target_``) that no extractor config of this project names: instantiating a
+    config from someone else may only build this project's extractors, never call ``os.system``."""
+    import yaml
+
+    known = set().union(*(_targets(yaml.safe_load(p.read_text())) for p in (CONF_DIR / "extractor").glob("*.yaml")))
+    if not isinstance(config, dict) or "_target_" not in config:
+        raise ModelFileError(f"{path}: its manifest holds no extractor config")
+    unknown = sorted(_targets(config) - known)
+    if unknown:
+        raise ModelFileError(f"{path}: its config names {', '.join(unknown)}, which is no extractor of this project")
+
+
 def load_model_file(path: str | os.PathLike[str]) -> tuple[Any, dict]:
-    """The extractor saved in ``path`` (rebuilt from its config, its fitted state loaded), and its manifest."""
+    """The extractor saved in ``path`` (rebuilt from its config, its fitted state loaded), and its
+    manifest; the file is untrusted (see the module docstring)."""
     try:
         tar = tarfile.open(path, mode="r:gz")
-    except (OSError, tarfile.TarError) as err:
+    except (OSError, tarfile.TarError, EOFError) as err:
         raise ModelFileError(f"cannot read the model file {path}: {err}") from None
     with tar, tempfile.TemporaryDirectory(prefix="boilerbench-model-") as tmp:
         try:
-            tar.extractall(tmp, filter="data")
+            members = safe_members(tar, path)
+            tar.extractall(tmp, members=members, filter="data")
             manifest = json.loads((Path(tmp) / MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, tarfile.TarError, ValueError) as err:
-            raise ModelFileError(f"{path} is not a boilerbench model file: {err}") from None
-        if manifest.get("format") != FORMAT:
-            raise ModelFileError(f"{path} has model file format {manifest.get('format')}; this version reads {FORMAT}")
-        extractor = build(manifest["config"])
+        except (OSError, tarfile.TarError, EOFError, ValueError) as err:
+            raise ModelFileError(f"{path} is not a boilerbench model file: {one_line(err)}") from None
+        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+            found = manifest.get("format") if isinstance(manifest, dict) else None
+            raise ModelFileError(f"{path} has model file format {found}; this version reads {FORMAT}")
+        check_targets(manifest.get("config"), path)
+        try:
+            extractor = build(manifest["config"])
+        except Exception as err:  # a config from someone else: any failure to build it is one line
+            raise ModelFileError(f"{path}: its extractor config does not build ({one_line(err)})") from None
         check_manifest(manifest, extractor, path)
+        if getattr(extractor, "loads_pickle", False):
+            raise ModelFileError(f"{path}: its extractor's saved state is a pickle, {PICKLE_REFUSED}")
         if getattr(extractor, "learns", True):
-            extractor.load(Path(tmp) / MODEL_DIR)
+            try:
+                extractor.load(Path(tmp) / MODEL_DIR)
+            except Exception as err:  # any unreadable part of an untrusted file: one line, no traceback
+                raise ModelFileError(f"{path}: its model does not load ({one_line(err)})") from None
     return extractor, manifest
+
+
+def one_line(error: BaseException) -> str:
+    """``Type: message`` of ``error`` on one line (for a one-line user message)."""
+    return " ".join(f"{type(error).__name__}: {error}".split())

@@ -54,6 +54,18 @@ def choice_name(cfg: DictConfig, group: str) -> str:
         return str(cfg[group.rsplit("@", 1)[-1]]["_target_"]).rsplit(".", 1)[-1].lower()
 
 
+def no_training_pages(cfg: DictConfig, dataset_name: str, split: Split) -> str:
+    """The one-line refusal of a learned extractor whose split has no (loadable) training pages,
+    naming the switches that would give it some: a model fitted on nothing is never made, cached
+    or used (CRF's tagger segfaults on one; the torch models raise)."""
+    return (
+        f"extractor {choice_name(cfg, 'extractor')} learns from training pages, and split {split.name!r} of "
+        f"{dataset_name} has none that load: train it on another dataset (dataset@train_dataset=cleaneval), "
+        "on a mixture (train_on=[cleaneval,dragnet,wcxb], or fallback_train_on=[...] for splits without "
+        "training pages), or cross-validate it (cv.folds=5, or cv.auto=true)"
+    )
+
+
 def fit_extractor(
     extractor: Extractor, cfg: DictConfig, dataset_name: str, split: Split, **identity: object
 ) -> tuple[float, bool]:
@@ -70,6 +82,8 @@ def fit_extractor(
     if not getattr(extractor, "learns", True):
         extractor.fit(split.train, split.validation)
         return time.perf_counter() - start, False
+    if not split.train:
+        raise ConfigError(no_training_pages(cfg, dataset_name, split))
     if not isinstance(extractor, Persistent) or not cfg.paths.get("model_dir"):
         extractor.fit(split.train, split.validation)
         return time.perf_counter() - start, False

@@ -54,7 +54,7 @@ from lxml import etree
 
 from boilerbench.datasets.blocks import BLOCK_TAGS, Blocks
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError
+from boilerbench.errors import ConfigError, TrainingDataError
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.persistence import require_fitted
 from boilerbench.tokenizer import normalise_tokens
@@ -282,10 +282,10 @@ class FIASCO(Estimator):
             all_tokens.extend(tokens)
             ys.append((content > other).astype(int))
         if not xs:
-            raise ValueError("FIASCO needs training pages with text")
+            raise TrainingDataError("FIASCO needs training pages with text")
         y = np.concatenate(ys)
         if len(set(y.tolist())) < 2:
-            raise ValueError("FIASCO needs clean and dirty units in its training pages")
+            raise TrainingDataError("FIASCO needs clean and dirty units in its training pages")
         self.clean_keywords_, self.dirty_keywords_ = keyword_lists(all_tokens, y, self.n_keywords)
         x = self._fill_keywords(np.vstack(xs), all_tokens)
         self.means_ = np.nanmean(x, axis=0)

@@ -1,8 +1,17 @@
 """HTML of the viewer: ``index.html`` and one file per page under ``pages/``, each with the CSS and
-JS inlined (nothing is fetched: the site works from ``file://`` with no network)."""
+JS inlined (nothing is fetched: the site works from ``file://`` with no network).
+
+Everything a run or a dataset supplies (page ids, URLs, block and gold text, errors) is written
+as escaped text, so a page whose text holds ``<script>``, an ``onerror=`` attribute or a
+``javascript:`` link shows it as text. A Content-Security-Policy (``default-src 'none'``, the
+viewer's own script allowed by its SHA-256) is a second wall: a script that escaping missed
+would not run, nor would an event-handler attribute or a ``javascript:`` URL.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import math
 from collections import Counter
@@ -31,11 +40,19 @@ def _asset(name: str) -> str:
     return (_HERE / name).read_text(encoding="utf-8")
 
 
+def content_security_policy(script: str) -> str:
+    """The policy of every viewer file: nothing but its inline style and the one inline ``script``."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{digest}'; base-uri 'none'"
+
+
 def _document(title: str, body: str) -> str:
+    script = _asset("viewer.js")
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<meta http-equiv='Content-Security-Policy' content=\"{content_security_policy(script)}\">"
         f"<title>{html.escape(title)}</title><style>{_asset('viewer.css')}</style></head>"
-        f"<body>{body}<script>{_asset('viewer.js')}</script></body></html>\n"
+        f"<body>{body}<script>{script}</script></body></html>\n"
     )
 
 

@@ -27,7 +27,7 @@ import torch
 from torch import nn
 
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError, check_choice
+from boilerbench.errors import ConfigError, TrainingDataError, check_choice
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import LeafLists, Leaves, Vocabulary
@@ -158,7 +158,7 @@ class BoilerNet(Estimator):
         rng = random.Random(self.seed)
         train, validation = hold_out(train, validation, self.validation_share, rng)
         if not train:
-            raise ValueError("BoilerNet needs at least one training page with text")
+            raise TrainingDataError("BoilerNet needs at least one training page with text")
         leaves = derive(train, lambda p: (LeafLists(p.blocks.tokens, p.blocks.paths), p.gold_labels.astype(np.float32)))
         self.vocabulary_ = Vocabulary.build([leaf for leaf, _ in leaves], self.top_words, self.top_tags)
         data = [(self._encode(leaf), torch.from_numpy(y)) for leaf, y in leaves]

@@ -37,7 +37,7 @@ import numpy as np
 from lxml import etree
 
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError
+from boilerbench.errors import ConfigError, TrainingDataError
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.fiasco import target_units
 from boilerbench.extractors.persistence import require_fitted
@@ -174,7 +174,7 @@ class GenieKnows(Estimator):
             ys.append((content > other).astype(int))
         y = np.concatenate(ys) if ys else np.zeros(0, int)
         if len(set(y.tolist())) < 2:
-            raise ValueError("GenieKnows needs important and unimportant blocks in its training pages")
+            raise TrainingDataError("GenieKnows needs important and unimportant blocks in its training pages")
         self.scaler1_ = StandardScaler().fit(np.vstack(own))
         self.stage1_ = LogisticRegression(C=self.C, max_iter=1000).fit(self.scaler1_.transform(np.vstack(own)), y)
         both = [

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError
+from boilerbench.errors import ConfigError, TrainingDataError
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.cleaneval2007.lines import block_lines, line_texts
 from boilerbench.extractors.persistence import require_fitted
@@ -132,7 +132,7 @@ class StupidOS(Estimator):
                     if (in_line == 0).all() and (tokens := normalise_tokens(text, tokenizer)):
                         boiler.append(tokens)
         if not clean or not boiler:
-            raise ValueError("StupidOS needs training pages with both gold text and boilerplate")
+            raise TrainingDataError("StupidOS needs training pages with both gold text and boilerplate")
         counts = Counter(w for s in clean for w in s) + Counter(w for s in boiler for w in s)
         vocabulary = frozenset(w for w, c in counts.items() if c >= self.min_count)
         self.clean_ = TrigramLM(self.lambdas).fit(clean, vocabulary)

@@ -48,7 +48,7 @@ import numpy as np
 
 from boilerbench.datasets.blocks import Blocks
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError, check_choice
+from boilerbench.errors import ConfigError, TrainingDataError, check_choice
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.cleaneval2007.lines import block_lines, line_texts
 from boilerbench.extractors.persistence import require_fitted
@@ -191,7 +191,7 @@ class WCC(Estimator):
             return self
         pages = [(p, _Lines(p.blocks)) for p in train if len(p.blocks)]
         if not pages:
-            raise ValueError(f"WCC method={self.method} needs training pages with text")
+            raise TrainingDataError(f"WCC method={self.method} needs training pages with text")
         counts = [lines.token_counts(p.blocks, p.gold_labels) for p, lines in pages]
         if self.method == "tree":
             self._fit_tree(pages, counts)

@@ -24,7 +24,7 @@ import numpy as np
 
 from boilerbench.atomic import atomic_write_text
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError, import_optional
+from boilerbench.errors import ConfigError, TrainingDataError, import_optional
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import LeafLists, Leaves, Vocabulary, ancestor_tags
 from boilerbench.extractors.derived import derive, with_text
@@ -119,7 +119,7 @@ class LMEmbedding(Estimator):
         block texts, tag paths and labels (:func:`derive`), not its tree."""
         train = with_text(train)
         if not train:
-            raise ValueError("LMEmbedding needs at least one training page with text")
+            raise TrainingDataError("LMEmbedding needs at least one training page with text")
         derived = derive(train, lambda p: (LeafLists([], p.blocks.paths), p.blocks.texts, p.gold_labels))
         self.set_tags([leaves for leaves, _, _ in derived])
         self.encoder_.prefetch([texts for _, texts, _ in derived])
@@ -134,7 +134,7 @@ class LMEmbedding(Estimator):
         training splits a second copy of it is about 1.4 GB."""
         linear = import_optional("sklearn.linear_model", "scikit-learn", INSTALL_HINT)
         if len(np.unique(y)) < 2:
-            raise ValueError("LMEmbedding needs training blocks of both classes")
+            raise TrainingDataError("LMEmbedding needs training blocks of both classes")
         self.mean_ = x.mean(axis=0) if self.standardise else np.zeros(x.shape[1])
         scale = x.std(axis=0) if self.standardise else np.ones(x.shape[1])
         self.scale_ = np.where(scale > 0, scale, 1.0)

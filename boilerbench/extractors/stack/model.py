@@ -430,6 +430,12 @@ class Stack(WithMembers, Estimator):
         libraries = [m.DISTRIBUTION for m in members if hasattr(m, "DISTRIBUTION")]
         return ["lightgbm" if self.backend == "lightgbm" else "scikit-learn", *libraries]
 
+    @property
+    def loads_pickle(self) -> bool:
+        """Whether :meth:`load` unpickles (scikit-learn's trees have no other format): a model file
+        from others is then refused (:mod:`boilerbench.experiments.model_file`)."""
+        return self.backend != "lightgbm"
+
     def run_info(self) -> dict:
         """What the run summary records about the fitted model."""
         return dict(getattr(self, "fit_info_", {}))

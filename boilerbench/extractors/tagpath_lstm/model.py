@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError
+from boilerbench.errors import ConfigError, TrainingDataError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.boilernet.features import ancestor_tags
@@ -152,7 +152,7 @@ class TagPathLSTM(Estimator):
         rng = random.Random(self.seed)
         train, validation = hold_out(train, validation, self.validation_share, rng)
         if not train:
-            raise ValueError("TagPathLSTM needs at least one training page with text")
+            raise TrainingDataError("TagPathLSTM needs at least one training page with text")
         self.embeddings_ = train_tag_embeddings(
             [path for page in train for path in self._paths(page)],
             self.dim,

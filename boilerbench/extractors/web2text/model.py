@@ -30,7 +30,7 @@ import torch
 from torch import nn
 
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError
+from boilerbench.errors import ConfigError, TrainingDataError
 from boilerbench.evaluation import block_counts, block_metrics
 from boilerbench.extractors.base import Estimator, Extraction
 from boilerbench.extractors.derived import derive
@@ -148,7 +148,7 @@ class Web2Text(Estimator):
         torch.manual_seed(self.seed)
         train, validation = hold_out(train, validation, self.validation_share, random.Random(self.seed))
         if not train:
-            raise ValueError("Web2Text needs at least one training page with text")
+            raise TrainingDataError("Web2Text needs at least one training page with text")
         derived = derive(train, self._example)
         raw, labels = [x for x, _ in derived], [y for _, y in derived]
         self.block_scaler_ = Standardiser.fit(np.concatenate([b for b, _ in raw]))

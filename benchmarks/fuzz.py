@@ -1,0 +1,338 @@
+"""Property-based fuzzing of every extractor with generated HTML (hypothesis): N pages per
+extractor through the runner's safe extraction path, counting exceptions that escape it and
+kept texts that hold tokens the page does not.
+
+    python benchmarks/fuzz.py [--n 10000] [--extractors bte,crf] [--seed 0]
+
+The pages (:func:`documents`) are random trees of elements (block, inline, raw-text and void
+tags; random, event-handler and huge attributes), deep nesting, huge text nodes, mixed scripts
+(Latin, Cyrillic, Greek, Arabic, Hebrew, Devanagari, Thai, CJK, emoji, combining marks), control
+characters, unclosed tags, comments and CDATA anywhere, stray ``<`` and entities, encoded in one
+of several encodings, mixed encodings, with a wrong ``<meta charset>`` or none. Each page is
+decoded as the loaders decode (:func:`boilerbench.datasets.encoding.decode_bytes`) and run through
+:func:`boilerbench.experiments.scoring.evaluate_page`, the runner's per-page path: an extractor's
+exception becomes the row's error; an exception out of it is an escape of the run.
+
+No invented text (:func:`invented_tokens`): every token of the kept text must be one of the page's
+own text tokens: the tokens of its text nodes (script, style and comments included), joined with
+and without separators, of its attribute values (``alt``, ``title``: some extractors emit them),
+and of the HTML itself, entities decoded once and twice; tokens are compared NFKC-normalised, case-folded and
+reduced to letters, marks and digits. A kept token that is none of them and is not a substring of
+the page's text (two pieces of text joined where an element was dropped) is invented. A kept
+token that occurs more often than in all of those views together is counted as repeated.
+Fitted extractors are trained first on a tiny hand-made set (:data:`TRAINING`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import html as html_lib
+import logging
+import re
+import time
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+from lxml import html as lxml_html
+
+from boilerbench.datasets.encoding import decode_bytes
+from boilerbench.datasets.page import Page
+from boilerbench.experiments.scoring import evaluate_page
+
+LIMIT = 50_000_000
+BLOCK = ["p", "div", "section", "article", "nav", "footer", "header", "li", "ul", "ol", "td", "tr", "table"]
+INLINE = ["a", "b", "i", "span", "em", "strong", "font", "code", "small", "label", "button", "option"]
+RAW = ["script", "style", "noscript", "textarea", "title", "xmp", "template", "iframe", "svg", "math", "pre"]
+VOID = ["br", "hr", "img", "input", "meta", "link", "wbr"]
+ATTRIBUTES = ["class", "id", "alt", "title", "href", "src", "style", "onclick", "onerror", "data-x", "lang", "dir"]
+SCRIPTS = (
+    "abcdefghij ABCXYZ",
+    "абвгдежзий",
+    "αβγδεζηθ",
+    "ابتثجحخد",
+    "אבגדהוזח",
+    "अआइईउऊ कखग",
+    "กขคงจฉชซ",
+    "中文字符测试汉字",
+    "ひらがなカタカナ",
+    "한국어글자",
+    "😀🎉👍🏽🇫🇷",
+    "e\u0301a\u0308\u0327",
+    "\u200b\u200d\u200e\u202e\ufeff\u00ad",
+    "\x00\x01\x07\x0b\x1b\x7f\x85",
+)
+ENCODINGS = ["utf-8", "utf-8-sig", "latin-1", "cp1252", "utf-16", "shift_jis", "gb18030", "koi8-r", "big5"]
+
+
+def words(big: bool = True) -> st.SearchStrategy[str]:
+    """Text: arbitrary characters, words of mixed scripts, or a huge repetition (smaller unless ``big``)."""
+    mixed = st.lists(st.sampled_from(SCRIPTS).flatmap(lambda s: st.text(s, min_size=1, max_size=12)), max_size=8)
+    return st.one_of(
+        st.text(max_size=40),
+        mixed.map(" ".join),
+        st.tuples(
+            st.text(SCRIPTS[0] + SCRIPTS[7], min_size=1, max_size=20),
+            st.integers(1_000, 20_000) if big else st.integers(20, 200),
+        ).map(lambda t: (t[0] + " ") * t[1]),
+        st.sampled_from(["&amp;", "&lt;p&gt;", "&#0;", "&#x110000;", "&nbsp;", "&bogus;", "<", "<<>>", "]]>", "&"]),
+    )
+
+
+def attributes(big: bool = True) -> st.SearchStrategy[str]:
+    name = st.one_of(st.sampled_from(ATTRIBUTES), st.from_regex(r"[a-z][a-z0-9:_-]{0,12}", fullmatch=True))
+    value = st.one_of(words(big), st.text(max_size=5).map(lambda v: v * (50_000 if big else 100)))
+    quoted = st.tuples(name, value, st.sampled_from(['"', "'", ""])).map(
+        lambda t: f" {t[0]}={t[2]}{t[1].replace(t[2], '') if t[2] else html_lib.escape(t[1])}{t[2]}"
+    )
+    return st.lists(quoted, max_size=3).map("".join)
+
+
+def element(children: st.SearchStrategy[str], big: bool = True) -> st.SearchStrategy[str]:
+    """An element around ``children``, closed or not; a void element alone."""
+    tag = st.sampled_from(BLOCK + INLINE + RAW)
+    opened = st.tuples(tag, attributes(big), st.lists(children, max_size=5), st.booleans())
+    void = st.tuples(st.sampled_from(VOID), attributes(big)).map(lambda t: f"<{t[0]}{t[1]}>")
+    return st.one_of(opened.map(lambda t: f"<{t[0]}{t[1]}>{''.join(t[2])}" + (f"</{t[0]}>" if t[3] else "")), void)
+
+
+def leaves(big: bool = True) -> st.SearchStrategy[str]:
+    return st.one_of(
+        words(big).map(html_lib.escape),
+        words(big),  # unescaped: stray < and & in text
+        words(big).map(lambda t: f"<!--{t}-->"),
+        words(big).map(lambda t: f"<![CDATA[{t}]]>"),
+        st.sampled_from(["<!--", "-->", "<!DOCTYPE html>", "<?xml version='1.0'?>", "</p>", "</div></body>", "<p"]),
+    )
+
+
+def deep(big: bool = True) -> st.SearchStrategy[str]:
+    """One text inside thousands of nested elements (closed or not)."""
+    return st.tuples(
+        st.sampled_from(["div", "span", "b", "table", "li"]),
+        st.integers(100, 5_000) if big else st.integers(20, 300),
+        words(big),
+        st.booleans(),
+    ).map(lambda t: f"<{t[0]}>" * t[1] + html_lib.escape(t[2]) + (f"</{t[0]}>" * t[1] if t[3] else ""))
+
+
+@st.composite
+def documents(draw: st.DrawFn, big: bool = True) -> bytes:
+    """The bytes of one generated page (see the module docstring); huge texts, attributes and
+    nesting are a hundred times smaller unless ``big`` (the CI budget)."""
+    body = draw(
+        st.one_of(
+            st.recursive(leaves(big), lambda c: element(c, big), max_leaves=40),
+            deep(big),
+            st.lists(leaves(big), max_size=5).map("".join),
+        )
+    )
+    declared = draw(st.one_of(st.none(), st.sampled_from(ENCODINGS + ["bogus-8", "utf-7"])))
+    head = f"<head><meta charset='{declared}'></head>" if declared else ""
+    wrapped = draw(st.booleans())
+    text = f"<!DOCTYPE html><html>{head}<body>{body}</body></html>" if wrapped else head + body
+    encoding = draw(st.sampled_from([*ENCODINGS, "mixed"]))
+    if encoding != "mixed":
+        return text.encode(encoding, errors="replace")
+    cut = draw(st.integers(0, len(text)))
+    first, second = draw(st.sampled_from(ENCODINGS)), draw(st.sampled_from(ENCODINGS))
+    return text[:cut].encode(first, errors="replace") + text[cut:].encode(second, errors="replace")
+
+
+_UTF8 = lxml_html.HTMLParser(encoding="utf-8")
+
+
+def normalise(token: str) -> str:
+    """Case-folded, letters, marks and digits only (punctuation and symbols dropped)."""
+    return "".join(ch for ch in token.casefold() if unicodedata.category(ch)[0] in "LMN")
+
+
+def tokens(text: str) -> Iterable[str]:
+    """The normalised tokens of ``text``: NFKC first (it may split a character into a space and a
+    mark), then whitespace, then :func:`normalise`."""
+    for token in unicodedata.normalize("NFKC", text).split():
+        key = normalise(token)
+        if key:
+            yield key
+
+
+def page_views(markup: str) -> tuple[Counter, Counter, str]:
+    """The page's own text tokens: every view's together (a set, as a bag), the most any one view
+    holds of each token (the bound of a sub-bag), and its letters run together (for tokens an
+    extractor makes by joining two pieces of text where an element was dropped)."""
+    decoded = html_lib.unescape(markup)
+    # entities decoded once, and twice (trafilatura decodes ``&amp;lt;`` to ``<``)
+    views = [re.sub(r"[<>\"'=/]", " ", decoded), decoded, html_lib.unescape(decoded)]
+    try:
+        root = lxml_html.document_fromstring(markup.encode("utf-8", "surrogatepass"), parser=_UTF8)
+    except (etree.ParserError, ValueError):
+        root = None
+    if root is not None:
+        views.append(" ".join(root.itertext()))
+        views.append(root.text_content())
+        views.append(" ".join(value for node in root.iter() for value in getattr(node, "attrib", {}).values()))
+    every: Counter = Counter()
+    most: Counter = Counter()
+    for view in views:
+        counts = Counter(tokens(view))
+        every.update(counts)
+        most |= counts
+    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in views[1:])
+    return every, most, letters
+
+
+def invented_tokens(kept: str, markup: str) -> tuple[list[str], list[str]]:
+    """(invented, repeated) tokens of ``kept`` with respect to the page ``markup``."""
+    every, most, letters = page_views(markup)
+    counts = Counter(tokens(kept))
+    invented = [t for t in counts if t not in every and t not in letters]
+    repeated = [t for t, n in counts.items() if t in every and n > most[t]]
+    return invented, repeated
+
+
+@dataclass
+class Outcome:
+    """What one page did to one extractor."""
+
+    error: str
+    invented: list[str]
+    repeated: list[str]
+
+
+def fuzz_page(extractor: object, data: bytes, page_id: str = "fuzz") -> Outcome:
+    """Decode ``data`` as a loader does and run it through the runner's per-page path; an
+    exception out of that path propagates (it would end a run)."""
+    page = Page(id=page_id, html=decode_bytes(data, is_html=True), gold_text="")
+    result = evaluate_page(extractor, page, LIMIT)  # type: ignore[arg-type]
+    invented, repeated = invented_tokens(result.text, page.html) if result.text else ([], [])
+    return Outcome(str(result.row.get("error") or ""), invented, repeated)
+
+
+#: A tiny hand-made training set for the fitted extractors: article paragraphs are content;
+#: navigation, footers and link lists are not.
+TRAINING_PAGES = [
+    (
+        f"<html><body><nav><a href='/'>Home</a> | <a href='/news'>News</a> | <a href='/x{i}'>Sport</a></nav>"
+        f"<h1>Headline number {i}</h1><p>The council met on day {i} and agreed that the bridge over the river "
+        f"will close for repairs, said the mayor, who expects work to last until autumn {i}.</p>"
+        f"<p>Residents asked for a ferry; the council promised one by the end of month {i}.</p>"
+        f"<ul><li><a href='/a'>Related story</a></li><li><a href='/b'>Most read</a></li></ul>"
+        f"<footer>Copyright 2024 Example News. All rights reserved.</footer></body></html>",
+        f"Headline number {i}\nThe council met on day {i} and agreed that the bridge over the river will close "
+        f"for repairs, said the mayor, who expects work to last until autumn {i}.\nResidents asked for a ferry; "
+        f"the council promised one by the end of month {i}.",
+    )
+    for i in range(8)
+]
+
+
+def training() -> tuple[list[Page], list[Page]]:
+    pages = [Page(id=f"t{i}", html=h, gold_text=g) for i, (h, g) in enumerate(TRAINING_PAGES)]
+    return pages[:6], pages[6:]
+
+
+def fitted(name: str, quick: tuple[str, ...] = ()) -> object:
+    """The extractor of config ``name``, fitted on :func:`training` when it learns."""
+    from boilerbench.extractors.compose import make_extractor
+
+    extractor = make_extractor(name, quick)
+    train, validation = training()
+    extractor.fit(train, validation)
+    return extractor
+
+
+def generate(n: int, seed: int) -> list[bytes]:
+    """``n`` generated pages (hypothesis's generation phase only, reproducible from ``seed``)."""
+    pages: list[bytes] = []
+
+    @settings(
+        max_examples=n,
+        deadline=None,
+        database=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+    )
+    @given(documents())
+    def collect(data: bytes) -> None:
+        pages.append(data)
+
+    from hypothesis import seed as fix_seed
+
+    fix_seed(seed)(collect)()
+    return pages
+
+
+def save(path: Path, data: bytes) -> int:
+    """Keep a page that showed a problem, to reproduce it (generation depends on the loaded modules)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    from boilerbench.extractors.compose import extractor_names
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=10_000, help="generated pages per extractor")
+    parser.add_argument("--extractors", default="", help="comma-separated config names (default: all)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--save", type=Path, help="write the pages of escapes and invented text here (5 per extractor)")
+    args = parser.parse_args(argv)
+    logging.disable(logging.WARNING)  # bs4's "characters could not be decoded", once a page
+    start = time.perf_counter()
+    pages = generate(args.n, args.seed)
+    sizes = sorted(len(p) for p in pages)
+    print(
+        f"{len(pages)} pages generated in {time.perf_counter() - start:.0f} s "
+        f"(median {sizes[len(sizes) // 2]:,} bytes, largest {sizes[-1]:,})"
+    )
+    names = args.extractors.split(",") if args.extractors else extractor_names()
+    header = ("pages", "exceptions", "page errors", "invented", "repeated", "s")
+    print(f"{'extractor':<16} " + " ".join(f"{h:>{max(len(h), 6)}}" for h in header))
+    from registry import QUICK_FIT
+
+    for name in names:
+        began = time.perf_counter()
+        try:
+            extractor = fitted(name, QUICK_FIT.get(name, ()))
+        except Exception as err:  # an extractor that cannot be built here (a missing package) is reported
+            print(f"{name:<16} not run: {type(err).__name__}: {err}"[:200])
+            continue
+        escaped = errors = invented = repeated = saved = 0
+        examples: Counter = Counter()
+        for i, data in enumerate(pages):
+            try:
+                outcome = fuzz_page(extractor, data, f"fuzz{i}")
+            except Exception as err:  # noqa: BLE001 - the count this benchmark reports
+                escaped += 1
+                examples[f"escape {type(err).__name__}: {err}"[:120]] += 1
+                if args.save and saved < 5:
+                    saved += save(args.save / f"{name}-escape-{i}.html", data)
+                continue
+            errors += bool(outcome.error)
+            invented += bool(outcome.invented)
+            repeated += bool(outcome.repeated)
+            if outcome.error:
+                examples[f"error {outcome.error}"[:120]] += 1
+            if outcome.invented:
+                examples[f"invented {outcome.invented[:3]}"[:120]] += 1
+            if args.save and outcome.invented and saved < 5:
+                saved += save(args.save / f"{name}-invented-{i}.html", data)
+        figures = (len(pages), escaped, errors, invented, repeated, f"{time.perf_counter() - began:.1f}")
+        print(f"{name:<16} " + " ".join(f"{f:>{max(len(h), 6)}}" for f, h in zip(figures, header, strict=True)))
+        for example, count in examples.most_common(3):
+            print(f"    {count:>5} x {example}")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # registry.QUICK_FIT
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,136 @@
+"""Peak memory (RSS) of every extractor on one 50 MB page, each in its own process.
+
+    python benchmarks/memory.py [--mb 50] [--extractors bte,crf] [--timeout 300] [--cap-gb 8]
+
+The page (:func:`page`) is a generated news-site page of the size asked for (``max_page_mb``'s
+default is 50: the largest page a run extracts): a navigation bar, then article sections of
+headings, paragraphs, link lists and tables, repeated. Each extractor runs in a fresh process
+(fitted first on the tiny hand-made set of :mod:`benchmarks.fuzz` when it learns) and extracts and
+scores the page through the runner's per-page path
+(:func:`boilerbench.experiments.scoring.evaluate_page`: parsing, blocks, extraction, alignment,
+metrics). Reported: the process's RSS before the page is read (imports and fit), its peak (the
+kernel's ``ru_maxrss``; MiB), the seconds the page took, and the page's error if it became one. A
+process still running after ``--timeout`` seconds or over ``--cap-gb`` is killed; its peak is then
+the largest RSS sampled (every 0.2 s), a lower bound, marked ``>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def page(megabytes: float) -> str:
+    """A page of about ``megabytes`` million characters (deterministic)."""
+    nav = "<nav>" + " | ".join(f"<a href='/s{i}'>Section {i}</a>" for i in range(20)) + "</nav>"
+    parts, size, n = [f"<!DOCTYPE html><html><head><title>Big page</title></head><body>{nav}"], 0, 0
+    target = int(megabytes * 1_000_000)
+    while size < target:
+        n += 1
+        section = (
+            f"<section><h2>Story {n}: the council and the bridge</h2>"
+            + "".join(
+                f"<p>Paragraph {k} of story {n}: the council said the old stone bridge over the river will close "
+                f"for repairs, and the ferry will carry people and bicycles until September {k}.</p>"
+                for k in range(5)
+            )
+            + "<ul>"
+            + "".join(f"<li><a href='/r{n}-{k}'>Related story {n}.{k}</a></li>" for k in range(5))
+            + "</ul><table><tr><th>Day</th><th>Ferries</th></tr>"
+            + "".join(f"<tr><td>Day {k}</td><td>{k * 7}</td></tr>" for k in range(4))
+            + "</table><footer>Share | Comment | Copyright</footer></section>"
+        )
+        parts.append(section)
+        size += len(section)
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def child(name: str, path: str) -> None:
+    """In the measuring process: fit, read the page, extract and score it; print one JSON line."""
+    import logging
+
+    sys.path.insert(0, str(PROJECT / "tests"))
+    sys.path.insert(0, str(PROJECT))
+    from registry import QUICK_FIT
+
+    from benchmarks.fuzz import fitted
+    from boilerbench.datasets.page import Page
+    from boilerbench.experiments.scoring import evaluate_page
+
+    logging.disable(logging.WARNING)
+    extractor = fitted(name, QUICK_FIT.get(name, ()))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    text = Path(path).read_text(encoding="utf-8")
+    start = time.perf_counter()
+    result = evaluate_page(extractor, Page(id="big", html=text, gold_text=""), len(text) + 1)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"before_mb": before, "peak_mb": peak, "s": seconds, "error": result.row.get("error") or ""}))
+
+
+def measure(name: str, path: Path, timeout: float, cap_mb: float) -> dict:
+    """Run :func:`child` for ``name`` in a fresh process, sampling its RSS; its report, or a lower bound."""
+    import psutil
+
+    job = subprocess.Popen(
+        [sys.executable, __file__, "--child", name, str(path)],
+        cwd=PROJECT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    process, sampled, start, why = psutil.Process(job.pid), 0.0, time.monotonic(), ""
+    while job.poll() is None:
+        try:
+            sampled = max(sampled, process.memory_info().rss / 2**20)
+        except psutil.NoSuchProcess:
+            break
+        if time.monotonic() - start > timeout or sampled > cap_mb:
+            why = "timeout" if sampled <= cap_mb else "over the cap"
+            job.kill()
+            break
+        time.sleep(0.2)
+    out, err = job.communicate()
+    if why or job.returncode != 0:
+        return {"peak_mb": sampled, "bound": True, "error": why or f"exit {job.returncode}: {err.strip()[-200:]}"}
+    return {**json.loads(out.strip().splitlines()[-1]), "bound": False}
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["--child"]:
+        child(argv[1], argv[2])
+        return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=float, default=50.0, help="page size in millions of characters")
+    parser.add_argument("--extractors", default="", help="comma-separated config names (default: all)")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per extractor")
+    parser.add_argument("--cap-gb", type=float, default=8.0, help="kill a process over this RSS")
+    parser.add_argument("--page", type=Path, default=Path("/tmp/boilerbench-memory-page.html"))
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(PROJECT))
+    from boilerbench.extractors.compose import extractor_names
+
+    text = page(args.mb)
+    args.page.write_text(text, encoding="utf-8")
+    print(f"page: {len(text):,} characters ({args.page}); {os.cpu_count()} CPUs")
+    print(f"{'extractor':<16} {'RSS before MiB':>14} {'peak RSS MiB':>12} {'page s':>8}  error")
+    for name in args.extractors.split(",") if args.extractors else extractor_names():
+        r = measure(name, args.page, args.timeout, args.cap_gb * 1024)
+        before = f"{r['before_mb']:.0f}" if "before_mb" in r else "-"
+        seconds = f"{r['s']:.1f}" if "s" in r else "-"
+        peak = f"{'>' if r['bound'] else ''}{r['peak_mb']:.0f}"
+        print(f"{name:<16} {before:>14} {peak:>12} {seconds:>8}  {r['error'][:90]}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
