@@ -167,3 +167,40 @@ def test_page_language_of_an_unlabelled_page_comes_from_its_gold_text():
     assert page.language == "ru"
     assert Page(id="q", html=_html(ENGLISH), gold_text="").language == "en"
     assert np.asarray(page.blocks.word_counts).sum() > 0
+
+
+class _Fixed:
+    """An extractor that returns a fixed text (what the scorer does with it is under test)."""
+
+    learns = False
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def fit(self, train, validation=None):
+        return self
+
+    def extract(self, page):
+        from boilerbench.extractors.base import Extraction
+
+        return Extraction(self.text)
+
+
+@pytest.mark.parametrize(
+    ("gold", "kept", "tokenizer", "recall"),
+    [
+        # PyThaiNLP's newmm: แมว กิน ปลา ("cat eats fish"); two of three words kept
+        ("แมวกินปลา", "แมวกิน", "th", 2 / 3),
+        # jieba: 我 爱 北京 天安门; three of four words kept
+        ("我爱北京天安门", "我爱北京", "zh", 3 / 4),
+    ],
+)
+def test_thai_and_chinese_pages_are_scored_by_words_not_by_whitespace(gold, kept, tokenizer, recall):
+    """Whitespace tokens would make each page one token, and the partial extraction score 0."""
+    from boilerbench.experiments.scoring import evaluate_page
+
+    page = Page(id="p", html=f"<html><body><p>{gold}</p></body></html>", gold_text=gold)
+    assert page.tokenizer == tokenizer
+    row = evaluate_page(_Fixed(kept), page, 1_000_000).row
+    assert row["token_precision"] == 1.0 and row["token_recall"] == pytest.approx(recall)
+    assert row["token_f1"] == pytest.approx(2 * recall / (1 + recall))
