@@ -103,6 +103,7 @@ ARTEFACTS = (
     Artefact("fig_page_types", "figure", ("table_datasets",), datasets.fig_page_types),
     Artefact("table_headline", "table", ("table_headline",), headline.table_headline),
     Artefact("table_languages", "table", ("table_languages",), languages.table_languages),
+    Artefact("table_chinese", "table", ("table_languages",), languages.table_chinese),
     Artefact(
         "fig_score_distributions",
         "figure",

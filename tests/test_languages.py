@@ -204,3 +204,20 @@ def test_thai_and_chinese_pages_are_scored_by_words_not_by_whitespace(gold, kept
     row = evaluate_page(_Fixed(kept), page, 1_000_000).row
     assert row["token_precision"] == 1.0 and row["token_recall"] == pytest.approx(recall)
     assert row["token_f1"] == pytest.approx(2 * recall / (1 + recall))
+
+
+def test_table_chinese_reads_the_chinese_pages_of_each_run(tmp_path):
+    runs = [
+        _summary("scedd", "daniel", {"zh": (63, 0.7), "en": (77, 0.5)}),
+        _summary("cetd", "chinese_wce", {"zh": (69, 0.6)}),
+    ]
+    runs[0]["by_language"]["zh"]["metrics"]["lcs_error"] = {"mean": 0.25, "wrong_rate": 0.4}
+    for n, summary in enumerate(runs):
+        folder = tmp_path / "runs" / str(n)
+        folder.mkdir(parents=True)
+        (folder / "summary.json").write_text(json.dumps(summary))
+    build_all([str(tmp_path / "runs")], tmp_path / "out")
+    text = (tmp_path / "out" / "table_chinese.md").read_text()
+    # columns: chinese_wce (pages, token F1, SCEDD error, wrong), then daniel's, then the published rate
+    assert "| scedd | – | – | – | – | 63 | 0.700 ±0.030 | 0.250 | 0.400 | 0.200 |" in text
+    assert "| cetd | 69 | 0.600 ±0.030 | – | – | – | – | – | – |  |" in text
