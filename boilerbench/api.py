@@ -109,8 +109,8 @@ def load_model(path: str | os.PathLike[str] | None = None) -> Model:
     """The model in the file ``path`` (default: :data:`DEFAULT_MODEL`), loaded once and reused.
 
     Raises :class:`ModelNotFoundError` when there is no such file and
-    :class:`~boilerbench.experiments.model_file.ModelFileError` when it cannot be used."""
-    from boilerbench.experiments.model_file import load_model_file
+    :class:`~boilerbench.experiments.model_file.ModelFileError` when it cannot be read or used."""
+    from boilerbench.experiments.model_file import ModelFileError, load_model_file
 
     file = Path(path) if path is not None else DEFAULT_MODEL
     if not file.is_file():
@@ -124,7 +124,12 @@ def load_model(path: str | os.PathLike[str] | None = None) -> Model:
     key = ("file", str(file.resolve()), stat.st_size, stat.st_mtime_ns)
     with _lock:
         if key not in _loaded:
-            extractor, manifest = load_model_file(file)
+            try:
+                extractor, manifest = load_model_file(file)
+            except BoilerbenchError:
+                raise
+            except Exception as err:  # a truncated file (EOFError), a manifest naming an unknown class...
+                raise ModelFileError(f"cannot load the model file {file}: {type(err).__name__}: {err}") from None
             _loaded[key] = _prepared(Model(extractor, str(manifest.get("extractor")), manifest))
         return _loaded[key]
 
