@@ -113,6 +113,7 @@ def warc_record(uri: str, body: bytes, content_type: str | None) -> bytes:
     http = b"HTTP/1.1 200 OK\r\n" + typed + b"\r\n" + body
     head = (
         f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{uri[-1]}>\r\nWARC-Target-URI: {uri}\r\n"
+        "WARC-Date: 2024-01-02T03:04:05Z\r\n"
         f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(http)}\r\n\r\n"
     )
     return head.encode() + http + b"\r\n\r\n"
