@@ -265,5 +265,10 @@ def extract(
     assert body is not None
     if document.metadata is None:
         return body
-    header = "\n".join(f"{key}: {value}" for key, value in document.metadata.items() if value is not None)
+    return with_header(document.metadata, body)
+
+
+def with_header(metadata: dict[str, str | None], body: str) -> str:
+    """``body`` after a front-matter header of the metadata found (``key: value`` lines between ``---``)."""
+    header = "\n".join(f"{key}: {value}" for key, value in metadata.items() if value is not None)
     return f"---\n{header}\n---\n{body}"

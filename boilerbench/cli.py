@@ -465,7 +465,10 @@ class Output:
         return record
 
     def _body(self, row: dict) -> str:
-        return row.get("markdown", "") if self.fmt == "markdown" else row["text"]
+        from boilerbench.api import with_header
+
+        body = row.get("markdown", "") if self.fmt == "markdown" else row["text"]
+        return with_header({k: row.get(k) for k in METADATA_FIELDS}, body) if self.metadata else body
 
     def write(self, row: dict) -> None:
         if self.folder is not None:
@@ -585,7 +588,11 @@ def parser() -> argparse.ArgumentParser:
     )
     ex.add_argument("-o", "--output", help="output file, or folder (existing, or ending in /) for one file per page")
     ex.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
-    ex.add_argument("--with-metadata", action="store_true", help="add title, author, date, language... (jsonl, csv)")
+    ex.add_argument(
+        "--with-metadata",
+        action="store_true",
+        help="add title, author, date, language, site name, canonical URL (jsonl/csv: fields; text/markdown: a header)",
+    )
     ex.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default: 1)")
     ex.add_argument(
         "--cluster",

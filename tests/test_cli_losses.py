@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from collections import Counter
 
 import pytest
 from registry import PROJECT
@@ -175,6 +176,15 @@ def test_csv_rows_with_metadata(one, capsys):
     assert lines[1].startswith(f"{one},,extracted,Page 1 says: {ARTICLE},,,,")
 
 
+def test_markdown_with_metadata_header(tmp_path, capsys):
+    path = tmp_path / "a.html"
+    path.write_text(
+        f'<html lang="en"><head><title>Flood</title></head><body><h1>Flood</h1><p>{ARTICLE}</p></body></html>'
+    )
+    status, out, _ = run(["--extractor", "all_text", str(path), "--format", "markdown", "--with-metadata"], capsys)
+    assert status == 0 and out == f"---\ntitle: Flood\nlanguage: en\n---\n# Flood\n\n{ARTICLE}\n"
+
+
 def test_warc_without_content_type_and_truncated_warc(tmp_path, capsys):
     pytest.importorskip("fastwarc")
 
@@ -233,21 +243,36 @@ def test_majority_vote_on_a_page_too_large_for_every_member(tmp_path, capsys):
     assert err.splitlines()[-1] == "1 pages: 0 extracted, 0 empty, 1 failed, 0 skipped"
 
 
-@pytest.mark.parametrize("extractor", ["justext", "bte"])
-def test_cjk_page_with_no_text_warns_in_the_row(tmp_path, capsys, extractor):
+def test_cjk_page_with_no_text_warns_in_the_row(tmp_path, capsys):
     path = tmp_path / "zh.html"
     path.write_text(
         "<html><body><p>这是一个关于城市河流的中文页面，内容很长，介绍了洪水和桥梁关闭的情况。</p></body></html>"
     )
-    status, out, err = run(["--extractor", extractor, "--format", "jsonl", str(path)], capsys)
+    status, out, err = run(["--extractor", "justext", "--format", "jsonl", str(path)], capsys)
     row = json.loads(out)
-    if row["text"]:
-        assert row["warnings"] == []
-        return
-    message = f"{extractor} returned no text on a Chinese page: it may not handle Chinese text"
-    assert status == 0 and row["status"] == "empty" and row["warnings"] == [message]
+    message = "justext returned no text on a Chinese page: it may not handle Chinese text"
+    assert status == 0 and row["status"] == "empty" and row["text"] == "" and row["warnings"] == [message]
     assert f"warning: {path}: {message}" in err
     assert err.splitlines()[-1] == "1 pages: 0 extracted, 1 empty, 0 failed, 0 skipped"
+
+
+def test_no_default_model_is_one_line(one, capsys, monkeypatch):
+    from boilerbench import api
+
+    monkeypatch.setattr(api, "DEFAULT_MODEL", one.parent / "default.bbmodel")
+    status, message = one_line_error([str(one)], capsys)
+    assert status == 2 and message.startswith(
+        f"error: this installation has no default model ({one.parent}/default.bbmodel)"
+    )
+
+
+def test_progress_bar_has_a_total(capsys):
+    rows = [{"id": f"p{n}", "status": "extracted", "error": "", "warnings": [], "text": "x"} for n in range(3)]
+    output = cli.Output(None, "text", True, False)
+    counts: Counter[str] = Counter()
+    cli.write_rows(iter(rows), output, True, 3, counts)
+    err = capsys.readouterr().err
+    assert "3/3" in err and "<00:00" in err and counts == Counter(extracted=3)
 
 
 # -- worker crashes and Ctrl-C ------------------------------------------------------------------
