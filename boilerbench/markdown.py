@@ -89,14 +89,15 @@ def _units(blocks: Blocks, kept: Sequence[int]) -> list[_Unit]:
     return units
 
 
-def _inline(blocks: Blocks, i: int) -> str:
+def _inline(blocks: Blocks, i: int, bold: bool) -> str:
     text = blocks.texts[i]
     mark = None if blocks.is_tail[i] else _INLINE.get(_tag(blocks.anchors[i]))
-    return f"{mark}{text}{mark}" if mark else text
+    return f"{mark}{text}{mark}" if mark and (bold or mark != "**") else text
 
 
-def _joined(blocks: Blocks, indices: list[int], newline: str) -> str:
-    """The unit's blocks with the page's separators (a line break becomes ``newline``)."""
+def _joined(blocks: Blocks, indices: list[int], newline: str, bold: bool = True) -> str:
+    """The unit's blocks with the page's separators (a line break becomes ``newline``); bold
+    marks only with ``bold`` (a heading is bold already)."""
     parts: list[str] = []
     previous = -2
     for i in indices:
@@ -104,7 +105,7 @@ def _joined(blocks: Blocks, indices: list[int], newline: str) -> str:
             between = blocks.seps[previous + 1 : i + 1]
             sep = "\n" if "\n" in between else (" " if " " in between or i != previous + 1 else "")
             parts.append(newline if sep == "\n" else sep)
-        parts.append(_inline(blocks, i))
+        parts.append(_inline(blocks, i, bold))
         previous = i
     return "".join(parts)
 
@@ -127,7 +128,7 @@ def _render(blocks: Blocks, unit: _Unit) -> str:
     if unit.kind == "code":
         return "```\n" + "".join(element.itertext()).strip("\n") + "\n```"
     if unit.kind == "heading":
-        return "#" * HEADINGS[_tag(element)] + " " + _joined(blocks, unit.blocks, " ")
+        return "#" * HEADINGS[_tag(element)] + " " + _joined(blocks, unit.blocks, " ", bold=False)
     if unit.kind == "item":
         depth = max(_count_ancestors(element, ("ul", "ol")) - 1, 0)
         return "  " * depth + _item_marker(element) + " " + _joined(blocks, unit.blocks, " ")

@@ -9,7 +9,8 @@ sources publishers fill most reliably (measured against WCXB's gold fields by
   the declared title without the site suffix (the longest part between `` | ``, `` - ``,
   `` – ``, `` — `` and `` · ``); else the first ``<h1>``;
 - author: JSON-LD ``author`` names (schema.org), else ``<meta name="author">`` and its variants,
-  else the text of a ``rel="author"`` link;
+  else the first byline element (``itemprop="author"``, a ``rel="author"`` link, a class naming
+  an author, a byline or a forum post's user name), without its lead-in ("By", "Author:");
 - date: htmldate (Barbaresi 2020, JOSS 5(51) 2439; installed with trafilatura), original
   publication date, ``YYYY-MM-DD``;
 - language: the declared one (``<html lang>``, ``content-language``, ``og:locale``), else
@@ -33,6 +34,10 @@ from boilerbench.tokenizer import detect_tokenizer
 
 FIELDS = ("title", "author", "date", "language", "sitename", "canonical_url", "page_type")
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·»]\s+")
+_BYLINE_LEAD = re.compile(r"^(?:(?:written|posted|article|recipe|story|words)\s+)?(?:by|author)\s*:?\s+", re.I)
+_BYLINE_CLASS = re.compile(r"author[-_]?name|byline[-_]*name|\bauthor\b|\bbyline\b|\busername\b")
+#: A byline longer than this is a sentence, not names.
+MAX_BYLINE_WORDS = 6
 _LANGUAGE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 
 
@@ -104,6 +109,32 @@ def find_title(root: etree._Element) -> str | None:
     return headings[0] if headings else None
 
 
+def _clean_name(text: str) -> str | None:
+    """A byline without its lead-in (``By``, ``Author:``, ``Posted by``...), or None when it is
+    not short enough to be names (more than :data:`MAX_BYLINE_WORDS` words)."""
+    name = _BYLINE_LEAD.sub("", " ".join(text.split())).strip(" ,;:|-–—")
+    return name if name and len(name.split()) <= MAX_BYLINE_WORDS else None
+
+
+def _byline(root: etree._Element) -> str | None:
+    """The first author element's name: ``itemprop="author"`` (its ``itemprop="name"`` part when
+    it has one), a ``rel="author"`` link, or an element whose class names an author or a byline."""
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        if "author" in (element.get("itemprop") or "").split():
+            part = next((e for e in element.iter() if (e.get("itemprop") or "") == "name"), element)
+            name = (part.get("content") or "") if part.tag == "meta" else _text(part)
+            if _clean_name(name):
+                return _clean_name(name)
+        if element.tag == "a" and "author" in (element.get("rel") or "").split() and _clean_name(_text(element)):
+            return _clean_name(_text(element))
+        classes = (element.get("class") or "").lower()
+        if _BYLINE_CLASS.search(classes) and _clean_name(_text(element)):
+            return _clean_name(_text(element))
+    return None
+
+
 def find_author(root: etree._Element) -> str | None:
     """The page's author(s), joined by ``", "`` (see the module docstring)."""
     for item in _json_ld(root):
@@ -112,9 +143,8 @@ def find_author(root: etree._Element) -> str | None:
             return ", ".join(names)
     author = _meta(root, "author", "article:author", "parsely-author", "dc.creator", "sailthru.author")
     if author and not author.startswith("http"):
-        return author
-    link = next((a for a in root.iter("a") if "author" in (a.get("rel") or "").split()), None)
-    return (_text(link) or None) if link is not None else None
+        return _clean_name(author) or author
+    return _byline(root)
 
 
 def find_date(html: str, url: str | None) -> str | None:

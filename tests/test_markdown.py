@@ -15,7 +15,9 @@ def md(body: str, keep: list[int] | None = None) -> str:
 
 
 def test_headings_paragraphs_and_inline_marks():
-    body = "<h1>The <em>river</em> rises</h1><p>It has <strong>risen</strong> by <code>2 m</code>.</p><h3>More</h3>"
+    body = (
+        "<h1>The <em>river</em> <b>rises</b></h1><p>It has <strong>risen</strong> by <code>2 m</code>.</p><h3>More</h3>"
+    )
     assert md(body) == "# The *river* rises\n\nIt has **risen** by `2 m`.\n\n### More"
 
 

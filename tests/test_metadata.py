@@ -44,6 +44,14 @@ def test_author_from_json_ld_then_meta_then_rel_link():
     assert find_author(root('<script type="application/ld+json">{broken</script>')) is None
 
 
+def test_author_from_a_byline_element_without_its_lead_in():
+    assert find_author(root("", '<span class="post-author">By Jo Park</span>')) == "Jo Park"
+    assert find_author(root("", '<div itemprop="author"><span itemprop="name">Al Ray</span> staff</div>')) == "Al Ray"
+    assert find_author(root('<meta name="author" content="Author: Kim Su">')) == "Kim Su"
+    sentence = "a long sentence that mentions an author in passing and is no byline"
+    assert find_author(root("", f'<p class="author">{sentence}</p>')) is None
+
+
 def test_language_declared_or_from_the_script():
     assert find_language(root("", "", 'lang="de-CH"'), "") == "de"
     assert find_language(root('<meta http-equiv="content-language" content="fr">'), "") == "fr"
