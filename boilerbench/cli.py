@@ -294,6 +294,11 @@ def load_extractor(extractor: str | None, model: str | None, options: Sequence[s
         try:
             return api.load_model(model).extractor
         except api.ModelNotFoundError as err:
+            if model is None:
+                raise UsageError(
+                    f"this installation has no default model ({api.DEFAULT_MODEL}): "
+                    "give --model PATH, or --extractor NAME (see --list-extractors)"
+                ) from None
             raise UsageError(str(err)) from None
     if extractor in NEEDS_GOLD:
         raise UsageError(f"extractor {extractor!r} reads the gold text of benchmark pages: it cannot run on your pages")
