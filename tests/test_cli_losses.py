@@ -77,6 +77,14 @@ def test_output_in_a_missing_folder_or_a_file_where_a_folder_is_needed(one, tmp_
     )
 
 
+def test_output_that_is_also_an_input(one, capsys):
+    assert one_line_error(["--extractor", "bte", str(one), "-o", str(one)], capsys) == (
+        2,
+        f"error: -o {one} is also an input: writing it would destroy it",
+    )
+    assert one.read_text() == page(1)
+
+
 def test_truncated_model_file(one, tmp_path, capsys):
     model = tmp_path / "bte.bbmodel"
     save_model_file(make_extractor("bte"), model, "bte", extractor_config("bte"), "", {"boilerbench": "test"})
