@@ -635,7 +635,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         _extractor = load_extractor(args.extractor, args.model, args.set)  # a bad name or model fails before any work
         _extractor_name = args.extractor or "the model"
         _options.update(markdown=args.format == "markdown", metadata=args.with_metadata)
-        if args.output and any(s != "-" and Path(s).resolve() == Path(args.output).resolve() for s in args.inputs):
+        file_output = args.output and not args.output.endswith(("/", "\\"))
+        if file_output and any(s != "-" and Path(s).resolve() == Path(args.output).resolve() for s in args.inputs):
             raise UsageError(f"-o {args.output} is also an input: writing it would destroy it")
         output = Output(args.output, args.format, False, args.with_metadata)
         sources = list_sources(args.inputs, output.path())
