@@ -28,7 +28,7 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -U pip
 	$(BIN)/python -m pip install -q "$(TORCH)"
-	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,stack,warc,render,dask]"
+	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,stack,warc,render,dask,datatrove]"
 	# ReadabiliPy runs Readability.js through node when its JavaScript dependencies are installed.
 	@if command -v npm >/dev/null; then \
 	  cd "$$($(BIN)/python -c 'import pathlib, readabilipy; print(pathlib.Path(readabilipy.__file__).parent)')/javascript" \

@@ -13,7 +13,8 @@ input of any size streams through bounded memory, and rows come back in input or
 worker dies mid-run, the scheduler runs its batches again on the others (Dask's
 ``distributed.scheduler.allowed-failures``, 3 by default); a batch that kills every worker it
 is given ends as ``KilledWorker``, and each of its pages is reported with that error. No page
-is lost.
+is lost. A scheduler that cannot be reached within ``connect_timeout`` seconds (:data:`CONNECT_TIMEOUT_S`) is one
+:class:`ClusterUnreachableError` (the command line's one-line error, exit status 2).
 """
 
 from __future__ import annotations
@@ -25,22 +26,33 @@ from dataclasses import replace
 from itertools import islice
 from typing import Any
 
-from boilerbench.errors import import_optional
+from boilerbench.errors import BoilerbenchError, import_optional
+
+#: Seconds to wait for the scheduler to answer (Dask's own default).
+CONNECT_TIMEOUT_S = 30.0
+
+
+class ClusterUnreachableError(BoilerbenchError):
+    """No Dask scheduler answered at the address given."""
 
 
 @functools.lru_cache(maxsize=4)
-def _worker_extractor(extractor: str | None, model: str | None) -> Any:
+def _worker_extractor(extractor: str | None, model: str | None, options: tuple[str, ...]) -> Any:
     from boilerbench.cli import load_extractor
 
-    return load_extractor(extractor, model)
+    return load_extractor(extractor, model, options)
 
 
-def extract_batch(items: list, extractor: str | None, model: str | None) -> list[dict]:
-    """The task: the rows of a batch of :class:`~boilerbench.cli.Item` (on a worker)."""
-    from boilerbench.cli import process
+def extract_batch(
+    items: list, extractor: str | None, model: str | None, options: tuple[str, ...] = (), outputs: dict | None = None
+) -> list[dict]:
+    """The task: the rows of a batch of :class:`~boilerbench.cli.Item` (on a worker); ``outputs``
+    says whether rows carry markdown and metadata (``{"markdown": bool, "metadata": bool}``)."""
+    from boilerbench import cli
 
-    loaded = _worker_extractor(extractor, model)
-    return [process(item, loaded) for item in items]
+    loaded = _worker_extractor(extractor, model, options)
+    cli._options.update(outputs or {})
+    return [cli.process(item, loaded) for item in items]
 
 
 def _failed(items: list, err: BaseException) -> list[dict]:
@@ -52,19 +64,36 @@ def _failed(items: list, err: BaseException) -> list[dict]:
 
 
 def run_on_cluster(
-    items: Iterable, address: Any, extractor: str | None, model: str | None, batch: int = 16, window: int = 4
+    items: Iterable,
+    address: Any,
+    extractor: str | None,
+    model: str | None,
+    options: tuple[str, ...] = (),
+    outputs: dict | None = None,
+    batch: int = 16,
+    window: int = 4,
+    connect_timeout: float | None = None,
 ) -> Iterator[dict]:
     """The rows of ``items`` in input order, extracted on the Dask cluster at ``address`` (a
-    scheduler address such as ``tcp://host:8786``, or a ``distributed.Client``)."""
+    scheduler address such as ``tcp://host:8786``, or a ``distributed.Client``) by ``extractor``
+    with ``options`` or the ``model`` file (:func:`boilerbench.cli.load_extractor`)."""
     distributed = import_optional("distributed", "dask[distributed]", 'install it with: pip install -e ".[dask]"')
-    client = address if isinstance(address, distributed.Client) else distributed.Client(address)
+    if isinstance(address, distributed.Client):
+        client = address
+    else:
+        try:
+            client = distributed.Client(address, timeout=connect_timeout or CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise ClusterUnreachableError(f"no Dask scheduler answered at {address}: {err}") from None
     try:
         in_flight = max(1, window * max(1, len(client.scheduler_info()["workers"])))
         iterator = iter(items)
         queue: deque = deque()
         while True:
             while len(queue) < in_flight and (chunk := list(islice(iterator, batch))):
-                queue.append((chunk, client.submit(extract_batch, chunk, extractor, model, pure=False)))
+                queue.append(
+                    (chunk, client.submit(extract_batch, chunk, extractor, model, options, outputs, pure=False))
+                )
             if not queue:
                 return
             chunk, future = queue.popleft()

@@ -31,6 +31,8 @@ def folder(tmp_path):
     (pages / "binary.html").write_bytes(np.random.default_rng(0).integers(0, 256, 5000, dtype=np.uint8).tobytes())
     (pages / "empty.html").write_bytes(b"")
     (pages / ".hidden.html").write_text(page(99), encoding="utf-8")
+    (pages / "notes.txt").write_text(page(98), encoding="utf-8")
+    (pages / "page4.html.gz").write_bytes(gzip.compress(page(4).encode()))
     return pages
 
 
@@ -45,15 +47,19 @@ def test_folder_with_a_binary_and_an_empty_file(folder, capsys):
     rows = [json.loads(line) for line in out.splitlines()]
     assert status == 1
     names = [r["id"].rsplit("/", 1)[-1] for r in rows]
-    assert names == ["binary.html", "empty.html", "good0.html", "good1.html", "good2.html", "good3.htm"]
+    assert names == [
+        "binary.html", "empty.html", "good0.html", "good1.html", "good2.html", "notes.txt", "page4.html.gz", "good3.htm"
+    ]  # fmt: skip
     by_name = dict(zip(names, rows, strict=True))
-    for n in range(4):
-        good = by_name[f"good{n}.html" if n < 3 else "good3.htm"]
-        assert good["error"] == "" and good["text"] == f"Page {n} says: {ARTICLE}"
+    for n in range(5):
+        good = by_name[f"good{n}.html" if n < 3 else "good3.htm" if n == 3 else "page4.html.gz"]
+        assert (good["status"], good["error"], good["text"]) == ("extracted", "", f"Page {n} says: {ARTICLE}")
     assert by_name["binary.html"]["error"] == "binary file, not HTML" and by_name["binary.html"]["text"] == ""
-    assert by_name["empty.html"]["error"] == "empty page"
+    assert by_name["empty.html"]["error"] == "empty page" and by_name["empty.html"]["status"] == "failed"
+    assert by_name["notes.txt"]["status"] == "skipped" and by_name["notes.txt"]["text"] == ""
+    assert by_name["notes.txt"]["skipped"] == "not an HTML, WARC or JSON Lines file (.txt)"
     assert "binary.html: binary file, not HTML" in err and "empty.html: empty page" in err
-    assert "4 of 6 pages extracted, 2 failed" in err
+    assert err.splitlines()[-1] == "8 pages: 5 extracted, 0 empty, 2 failed, 1 skipped"
 
 
 def test_all_good_pages_exit_zero_and_text_output(tmp_path, capsys):
@@ -82,8 +88,8 @@ def test_usage_errors_exit_two(tmp_path, capsys):
     (tmp_path / "a.html").write_text(page(0))
     status, _, err = run_cli(["--extractor", "stack", str(tmp_path / "a.html")], capsys)
     assert status == 2 and "save_model=PATH" in err and "--model" in err
-    with pytest.raises(SystemExit) as exit_info:  # argparse: neither --extractor nor --model
-        cli.main(["extract", str(tmp_path / "a.html")])
+    with pytest.raises(SystemExit) as exit_info:  # argparse: both --extractor and --model
+        cli.main(["extract", "--extractor", "bte", "--model", "m", str(tmp_path / "a.html")])
     assert exit_info.value.code == 2
 
 
@@ -102,10 +108,12 @@ def test_jsonl_and_stdin_inputs(tmp_path, capsys, monkeypatch):
     assert status == 0 and out == f"Page 5 says: {ARTICLE}\n"
 
 
-def warc_record(uri: str, body: bytes, content_type: str) -> bytes:
-    http = b"HTTP/1.1 200 OK\r\nContent-Type: " + content_type.encode() + b"\r\n\r\n" + body
+def warc_record(uri: str, body: bytes, content_type: str | None) -> bytes:
+    typed = b"" if content_type is None else b"Content-Type: " + content_type.encode() + b"\r\n"
+    http = b"HTTP/1.1 200 OK\r\n" + typed + b"\r\n" + body
     head = (
         f"WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{uri[-1]}>\r\nWARC-Target-URI: {uri}\r\n"
+        "WARC-Date: 2024-01-02T03:04:05Z\r\n"
         f"Content-Type: application/http; msgtype=response\r\nContent-Length: {len(http)}\r\n\r\n"
     )
     return head.encode() + http + b"\r\n\r\n"
@@ -123,8 +131,13 @@ def test_warc_input_keeps_html_responses(tmp_path, capsys):
     status, out, _ = run_cli(["--extractor", "all_text", "--format", "jsonl", str(path)], capsys)
     rows = [json.loads(line) for line in out.splitlines()]
     assert status == 0
-    assert [(r["id"], r["url"]) for r in rows] == [("<urn:uuid:1>", "http://a/1"), ("<urn:uuid:3>", "http://a/3")]
-    assert rows[0]["text"].startswith("Page 1") and rows[1]["text"].startswith("Page 3")
+    assert [(r["id"], r["url"], r["status"]) for r in rows] == [
+        ("<urn:uuid:1>", "http://a/1", "extracted"),
+        ("<urn:uuid:2>", "http://a/2", "skipped"),
+        ("<urn:uuid:3>", "http://a/3", "extracted"),
+    ]
+    assert rows[0]["text"].startswith("Page 1") and rows[2]["text"].startswith("Page 3")
+    assert rows[1]["skipped"] == "WARC response not HTML (image/png)"
 
 
 @pytest.mark.slow
@@ -151,8 +164,10 @@ def test_worker_processes_keep_the_input_order(folder):
     )
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 1
-    assert [r["id"].rsplit("/", 1)[-1] for r in rows][2:] == ["good0.html", "good1.html", "good2.html", "good3.htm"]
-    assert "4 of 6 pages extracted, 2 failed" in proc.stderr
+    assert [r["id"].rsplit("/", 1)[-1] for r in rows][2:] == [
+        "good0.html", "good1.html", "good2.html", "notes.txt", "page4.html.gz", "good3.htm"
+    ]  # fmt: skip
+    assert proc.stderr.splitlines()[-1] == "8 pages: 5 extracted, 0 empty, 2 failed, 1 skipped"
 
 
 def test_console_script_is_declared():

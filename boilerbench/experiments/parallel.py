@@ -8,7 +8,9 @@ An exception inside an extractor is already a per-page error; a worker that *die
 in a C parser, the kernel's out-of-memory killer) breaks the pool: the pages that were not
 finished are run again, and a page that was in flight at two crashes is then run alone in a
 fresh worker: if that worker dies too, the page gets the error ``WorkerCrashed``, and every
-other page its result. No page is lost.
+other page its result. No page is lost. Workers ignore Ctrl-C (the parent handles it: the pages
+not started are cancelled). :func:`run_with_retries` is that loop for any task over indices;
+``boilerbench extract -j N`` uses it too.
 """
 
 from __future__ import annotations
@@ -16,16 +18,20 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import signal
+import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from boilerbench.datasets.page import Page
 from boilerbench.experiments.scoring import PageResult, evaluate_page
 from boilerbench.extractors.base import Extraction, Extractor
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: What forked workers inherit: (extractor, pages, max_html_chars, rouge).
 _job: tuple | None = None
@@ -49,13 +55,13 @@ class _Crashed:
 
 
 def one_thread() -> None:
-    """Compute on one thread (OpenMP, torch): one per worker process, so N workers keep N cores busy."""
+    """Compute on one thread (OpenMP, torch): one per worker process, so N workers keep N cores
+    busy. torch reads ``OMP_NUM_THREADS`` when it is first imported; one already imported is
+    pinned here (importing it here would cost every fresh worker seconds)."""
     os.environ["OMP_NUM_THREADS"] = "1"
-    try:
-        import torch
-    except ImportError:
-        return
-    torch.set_num_threads(1)
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
 
 
 def _evaluate(index: int) -> PageResult:
@@ -66,18 +72,45 @@ def _evaluate(index: int) -> PageResult:
     return result
 
 
-def _round(indices: list[int], n_workers: int, done: Callable[[int, PageResult], None]) -> list[int]:
-    """Evaluate ``indices`` in a fresh pool; the indices left unfinished when a worker died."""
+def _worker_init() -> None:
+    """A worker computes on one thread and leaves Ctrl-C to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    one_thread()
+
+
+def _round(task: Callable[[int], T], indices: list[int], n_workers: int, done: Callable[[int, T], None]) -> list[int]:
+    """Run ``task`` on ``indices`` in a fresh forked pool; the indices left unfinished when a worker died."""
     context = multiprocessing.get_context("fork")
     unfinished = []
-    with ProcessPoolExecutor(n_workers, mp_context=context, initializer=one_thread) as pool:
-        futures = {pool.submit(_evaluate, i): i for i in indices}
-        for future in as_completed(futures):
-            try:
-                done(futures[future], future.result())
-            except BrokenProcessPool:
-                unfinished.append(futures[future])
+    with ProcessPoolExecutor(n_workers, mp_context=context, initializer=_worker_init) as pool:
+        futures = {pool.submit(task, i): i for i in indices}
+        try:
+            for future in as_completed(futures):
+                try:
+                    done(futures[future], future.result())
+                except BrokenProcessPool:
+                    unfinished.append(futures[future])
+        except KeyboardInterrupt:
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
     return sorted(unfinished)
+
+
+def run_with_retries(
+    task: Callable[[int], T], count: int, n_workers: int, done: Callable[[int, T], None], crashed: Callable[[int], None]
+) -> None:
+    """``done(i, task(i))`` for every i < ``count``, in ``n_workers`` forked workers (``task``
+    reads what the parent set up before: forked workers inherit it); ``crashed(i)`` instead for
+    an index whose worker died twice, the second time alone (see the module docstring)."""
+    crashes: Counter[int] = Counter()
+    pending = list(range(count))
+    while pending:
+        unfinished = _round(task, pending, n_workers, done)
+        crashes.update(unfinished)
+        for index in (i for i in unfinished if crashes[i] >= 2):  # alone in a fresh worker: a second death is its own
+            if _round(task, [index], 1, done):
+                crashed(index)
+        pending = [i for i in unfinished if crashes[i] < 2]
 
 
 def evaluate_pages(
@@ -105,27 +138,16 @@ def evaluate_pages(
     _job = (extractor, pages, max_html_chars, rouge)
     try:
         if parallel:
-            _run_with_retries(pages, n_workers, done)
+
+            def crashed(index: int) -> None:
+                message = f"the worker process died twice on page {pages[index].id!r}"
+                log.warning("%s: recorded as its error", message)
+                done(index, evaluate_page(_Crashed(message), pages[index], max_html_chars, rouge=rouge))
+
+            run_with_retries(_evaluate, len(pages), n_workers, done, crashed)
         else:
             for index in range(len(pages)):
                 done(index, _evaluate(index))
     finally:
         _job = None
     return [r for r in results if r is not None]
-
-
-def _run_with_retries(pages: list[Page], n_workers: int, done: Callable[[int, PageResult], None]) -> None:
-    """Rounds of :func:`_round` until every page has a result (see the module docstring)."""
-    assert _job is not None
-    _, _, max_html_chars, rouge = _job
-    crashes: Counter[int] = Counter()
-    pending = list(range(len(pages)))
-    while pending:
-        unfinished = _round(pending, n_workers, done)
-        crashes.update(unfinished)
-        for index in (i for i in unfinished if crashes[i] >= 2):  # alone in a fresh worker: a second death is its own
-            if _round([index], 1, done):
-                message = f"the worker process died twice on page {pages[index].id!r}"
-                log.warning("%s: recorded as its error", message)
-                done(index, evaluate_page(_Crashed(message), pages[index], max_html_chars, rouge=rouge))
-        pending = [i for i in unfinished if crashes[i] < 2]
