@@ -216,7 +216,7 @@ def extract_document(
     if metadata:
         from boilerbench.metadata import extract_metadata
 
-        page_type = extraction.info.get("page_type") if extraction.info else None
+        page_type = extraction.info.get("predicted_page_type") if extraction.info else None
         document.metadata = extract_metadata(page.blocks.root, page.html, page.url, text, page_type)
     return document
 

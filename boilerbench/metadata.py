@@ -13,8 +13,8 @@ sources publishers fill most reliably (measured against WCXB's gold fields by
   an author, a byline or a forum post's user name), without its lead-in ("By", "Author:");
 - date: htmldate (Barbaresi 2020, JOSS 5(51) 2439; installed with trafilatura), original
   publication date, ``YYYY-MM-DD``;
-- language: the declared one (``<html lang>``, ``content-language``, ``og:locale``), else
-  :func:`detect_language` on the extracted text;
+- language: identified from the extracted text (:func:`boilerbench.language.detect`), else the
+  declared one (``<html lang>``, ``content-language``, ``og:locale``);
 - site name: ``og:site_name``, ``application-name``, JSON-LD ``publisher.name``, else the
   URL's host;
 - canonical URL: ``<link rel="canonical">``, ``og:url``, else the page's URL.
@@ -30,7 +30,7 @@ from urllib.parse import urljoin, urlparse
 
 from lxml import etree
 
-from boilerbench.tokenizer import detect_tokenizer
+from boilerbench.language import detect
 
 FIELDS = ("title", "author", "date", "language", "sitename", "canonical_url", "page_type")
 _TITLE_SEPARATORS = re.compile(r"\s+[|\-–—·»]\s+")
@@ -163,15 +163,13 @@ def find_date(html: str, url: str | None) -> str | None:
         return None
 
 
-def detect_language(text: str) -> str | None:
-    """The language of ``text`` from its script where the script names one (``ja``, ``zh``,
-    ``th``), else None. One small call, to be replaced by a proper language identifier."""
-    tokenizer = detect_tokenizer(text)
-    return tokenizer if tokenizer != "whitespace" else None
-
-
 def find_language(root: etree._Element, text: str) -> str | None:
-    """The declared language (primary subtag, lowercase), else :func:`detect_language`."""
+    """The language identified from the extracted ``text`` (:func:`boilerbench.language.detect`),
+    else the declared one (primary subtag, lowercase): templates often declare ``lang="en"`` on
+    pages in other languages, so the text comes first."""
+    identified = detect(text)
+    if identified:
+        return identified
     declared = root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang")
     declared = declared or _meta(root, "content-language", "og:locale", "language", "dc.language")
     if declared is None:
@@ -179,7 +177,7 @@ def find_language(root: etree._Element, text: str) -> str | None:
         declared = equiv.get("content") if equiv is not None else None
     if declared and _LANGUAGE.match(declared.strip()):
         return re.split(r"[-_]", declared.strip())[0].lower()
-    return detect_language(text)
+    return None
 
 
 def find_sitename(root: etree._Element, url: str | None) -> str | None:
@@ -212,7 +210,7 @@ def extract_metadata(
     found); ``text`` is the extracted text (for the language), ``page_type`` the extractor's
     predicted page type where it gives one."""
     if root is None:
-        return dict.fromkeys(FIELDS) | {"language": detect_language(text), "canonical_url": url, "page_type": page_type}
+        return dict.fromkeys(FIELDS) | {"language": detect(text) or None, "canonical_url": url, "page_type": page_type}
     return {
         "title": find_title(root),
         "author": find_author(root),

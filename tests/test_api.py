@@ -130,12 +130,13 @@ def test_a_forked_child_uses_the_inherited_model():
     os.waitpid(pid, 0)
 
 
-def test_cjk_page_with_no_text_warns_in_json():
+def test_cjk_page_without_a_justext_stoplist_is_an_error_not_an_empty_text():
+    """jusText has no Chinese stoplist: the page is refused with the reason, never silently empty."""
+    from boilerbench.extractors.references.justext import NoStoplistError
+
     html = "<html><body><p>这是一个关于城市河流的中文页面，内容很长，介绍了洪水和桥梁关闭的情况。</p></body></html>"
-    record = json.loads(boilerbench.extract(html, extractor="justext", output="json"))
-    if record["text"]:
-        pytest.skip("jusText found text on this page")
-    assert record["warnings"] == ["justext returned no text on a Chinese page: it may not handle Chinese text"]
+    with pytest.raises(NoStoplistError, match=r"no stoplist for the page's language \(zh\)"):
+        boilerbench.extract(html, extractor="justext", output="json")
 
 
 def test_ensemble_whose_members_all_refuse_a_large_page_raises():

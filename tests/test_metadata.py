@@ -6,7 +6,6 @@ import pytest
 
 from boilerbench.datasets.html import parse_html
 from boilerbench.metadata import (
-    detect_language,
     extract_metadata,
     find_author,
     find_canonical_url,
@@ -52,12 +51,15 @@ def test_author_from_a_byline_element_without_its_lead_in():
     assert find_author(root("", f'<p class="author">{sentence}</p>')) is None
 
 
-def test_language_declared_or_from_the_script():
+def test_language_identified_from_the_text_before_the_declared_one():
+    russian = "Городской совет во вторник вечером обсудил новый бюджет для школ и публичных библиотек."
+    # a template's lang="en" on a Russian page: the text wins
+    assert find_language(root("", "", 'lang="en"'), russian) == "ru"
+    # too little text to identify: the declaration
     assert find_language(root("", "", 'lang="de-CH"'), "") == "de"
-    assert find_language(root('<meta http-equiv="content-language" content="fr">'), "") == "fr"
-    assert find_language(root(""), "これは日本語の文章です") == "ja"
-    assert find_language(root(""), "plain English text") is None
-    assert detect_language("一个中文页面") == "zh"
+    assert find_language(root('<meta http-equiv="content-language" content="fr">'), "Hallo") == "fr"
+    assert find_language(root(""), "これは日本語の文章です。今日はとても良い天気ですね。") == "ja"
+    assert find_language(root(""), "short") is None
 
 
 def test_site_name_and_canonical_url():

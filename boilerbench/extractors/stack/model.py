@@ -411,11 +411,14 @@ class Stack(WithMembers, Estimator):
         rows = self._rows(page)
         words = page.blocks.word_counts
         gate = getattr(self, "gate_", None)
-        decoding = gate.decoding_of(page_summary(rows, words)) if gate is not None else None
+        summary = page_summary(rows, words) if gate is not None else None
+        page_type = gate.page_type(summary) if gate is not None else None
+        decoding = gate.decoding_of(summary) if gate is not None else None
         labels = self.decode(self.probabilities(rows, page), words, decoding)
         members_ms = 1000 * (sum(m.seconds for m in members) - before)
         own_ms = 1000 * (time.perf_counter() - start) - members_ms
-        return Extraction.from_labels(page, labels, members_ms=members_ms, stack_ms=own_ms)
+        typed = {"predicted_page_type": page_type} if page_type is not None else {}
+        return Extraction.from_labels(page, labels, members_ms=members_ms, stack_ms=own_ms, **typed)
 
     def feature_names(self) -> list[str]:
         """The names of the trees' input columns."""
