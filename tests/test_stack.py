@@ -7,13 +7,14 @@ import io
 import json
 import tarfile
 
+import lightgbm
 import numpy as np
 import pytest
 from test_ensembles import Fixed
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
-from boilerbench.experiments.model_file import ModelFileError, load_model_file, save_model_file
+from boilerbench.experiments.model_file import ModelFileError, feature_schema, load_model_file, save_model_file
 from boilerbench.extractors import ensembles, members
 from boilerbench.extractors.stack import Stack, page_types
 from boilerbench.extractors.stack import model as stack_model
@@ -284,8 +285,19 @@ def test_incompatible_model_file_is_one_clear_error(tmp_path):
     _rewrite_manifest(path, lambda m: m["requires"].update(lightgbm="3.0.0"))
     with pytest.raises(ModelFileError, match=r"incompatible versions .*lightgbm 3\.0\.0 then, 4\.\d+\.\d+ now"):
         load_model_file(path)
+    _rewrite_manifest(path, lambda m: m["requires"].update(lightgbm=lightgbm.__version__))
+    # an edit of the source alone (another code version) changes no prediction: the model loads
     _rewrite_manifest(path, lambda m: m.update(code_version="0" * 16))
-    with pytest.raises(ModelFileError, match="code of boilerbench.extractors.stack.model has changed"):
+    loaded, _ = load_model_file(path)
+    page = make_page(9)
+    assert loaded.extract(page).text == stack.extract(page).text
+    # what changes predictions does refuse it: the features its trees read, or another output on a golden page
+    _rewrite_manifest(path, lambda m: m.update(feature_schema="0" * 16))
+    with pytest.raises(ModelFileError, match="features of boilerbench.extractors.stack.model have changed"):
+        load_model_file(path)
+    _rewrite_manifest(path, lambda m: m.update(feature_schema=feature_schema(stack)))
+    _rewrite_manifest(path, lambda m: m["golden"].update(ru_article="0" * 64))
+    with pytest.raises(ModelFileError, match="other outputs than when it was made on golden pages ru_article"):
         load_model_file(path)
     (tmp_path / "junk.model").write_bytes(b"not a model")
     with pytest.raises(ModelFileError, match="cannot read the model file"):

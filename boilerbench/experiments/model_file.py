@@ -7,10 +7,14 @@ resolved config (the constructor's arguments: the file rebuilds the extractor by
 was trained on, the code version of the extractor's module, and the installed package versions.
 
 A model is refused with one :class:`ModelFileError` (a user-facing error: one message, exit
-status 2) when it cannot be used as made: another file format, another code version of the
-extractor (its features or model layout may differ), or, for the packages the model itself
+status 2) when what decides its predictions has changed: another file format; another feature
+schema (the names of the columns its trees read, for an extractor that has them); other outputs
+on the golden pages (:mod:`boilerbench.experiments.golden`: the texts it gave on a few hand-made
+pages when it was written, checked again when it is read); or, for the packages the model itself
 depends on (its ``required_distributions()``: the trees' library, each member's library), another
-major.minor version than the one it was made with.
+major.minor version than the one it was made with. An edit of the source that changes none of
+these (a release, a refactoring) leaves the model usable, so a shipped model survives releases;
+the code version is recorded, not checked.
 
 A model file may come from someone else: it is read as untrusted. Before anything is extracted,
 every member is checked (:func:`check_member`): only regular files and folders, with relative
@@ -27,6 +31,7 @@ when a model file is written and when it is read. A model whose files do not loa
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -39,11 +44,13 @@ from typing import Any
 
 from boilerbench.atomic import atomic_write_bytes
 from boilerbench.errors import BoilerbenchError
+from boilerbench.experiments.golden import golden_outputs
 from boilerbench.experiments.model_cache import extractor_version
 from boilerbench.extractors.base import Persistent
 from boilerbench.extractors.compose import CONF_DIR, build
 
-FORMAT = 1
+#: 2: the manifest holds the feature schema and the golden outputs.
+FORMAT = 2
 MANIFEST = "manifest.json"
 MODEL_DIR = "model"
 #: The largest member, all members together, and the most members a model file may hold: the
@@ -92,6 +99,8 @@ def save_model_file(
         "requires": _required(extractor),
         "versions": versions,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "feature_schema": feature_schema(extractor),
+        "golden": golden_outputs(extractor),
     }
     buffer = io.BytesIO()
     with tempfile.TemporaryDirectory(prefix="boilerbench-model-") as tmp:
@@ -111,22 +120,31 @@ def _major_minor(version: str | None) -> tuple[str, ...] | None:
     return tuple(version.split(".")[:2]) if version else None
 
 
+def feature_schema(extractor: object) -> str | None:
+    """A digest of the names of the columns a fitted extractor's model reads (its
+    ``feature_names()``), or None for one that has none."""
+    names = getattr(extractor, "feature_names", None)
+    if names is None:
+        return None
+    return hashlib.sha256("\n".join(names()).encode("utf-8")).hexdigest()[:16]
+
+
 def check_manifest(manifest: dict, extractor: object, path: str | os.PathLike[str]) -> None:
-    """Raise :class:`ModelFileError` listing every way the running code differs from the one that
-    made the model in ``path``."""
+    """Raise :class:`ModelFileError` listing every way the running code and packages differ from
+    those that made the (loaded) model in ``path``, in what decides its predictions."""
     problems = []
     made_with = manifest.get("versions", {}).get("boilerbench", "?")
-    code = extractor_version(extractor)
-    if manifest.get("code_version") != code:
-        problems.append(
-            f"the code of {manifest.get('module')} has changed since the model was made "
-            f"(code version {manifest.get('code_version')} then, {code} now)"
-        )
+    if manifest.get("feature_schema") != feature_schema(extractor):
+        problems.append(f"the features of {manifest.get('module')} have changed since the model was made")
     installed = _required(extractor)
     for name, then in manifest.get("requires", {}).items():
         now = installed.get(name)
         if _major_minor(then) != _major_minor(now):
             problems.append(f"{name} {then} then, {now or 'not installed'} now")
+    if not problems:
+        changed = sorted(k for k, v in golden_outputs(extractor).items() if manifest.get("golden", {}).get(k) != v)
+        if changed:
+            problems.append(f"it gives other outputs than when it was made on golden pages {', '.join(changed)}")
     if problems:
         raise ModelFileError(
             f"the model in {path} was made with incompatible versions (boilerbench {made_with}): "
@@ -210,7 +228,6 @@ def load_model_file(path: str | os.PathLike[str]) -> tuple[Any, dict]:
             extractor = build(manifest["config"])
         except Exception as err:  # a config from someone else: any failure to build it is one line
             raise ModelFileError(f"{path}: its extractor config does not build ({one_line(err)})") from None
-        check_manifest(manifest, extractor, path)
         if getattr(extractor, "loads_pickle", False):
             raise ModelFileError(f"{path}: its extractor's saved state is a pickle, {PICKLE_REFUSED}")
         if getattr(extractor, "learns", True):
@@ -218,6 +235,7 @@ def load_model_file(path: str | os.PathLike[str]) -> tuple[Any, dict]:
                 extractor.load(Path(tmp) / MODEL_DIR)
             except Exception as err:  # any unreadable part of an untrusted file: one line, no traceback
                 raise ModelFileError(f"{path}: its model does not load ({one_line(err)})") from None
+    check_manifest(manifest, extractor, path)
     return extractor, manifest
 
 
