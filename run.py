@@ -19,7 +19,7 @@ from boilerbench.experiments.gate import gate_message
 from boilerbench.experiments.results import summary_value
 
 
-@hydra.main(version_base="1.3", config_path="conf", config_name="config")
+@hydra.main(version_base="1.3", config_path="boilerbench/conf", config_name="config")
 def main(cfg: DictConfig) -> float | None:
     """Compose, run, and return the ``optimize`` figure (what a Hydra sweeper optimises).
 

@@ -26,7 +26,7 @@ from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.base import Split
 from boilerbench.experiments.runner import build
 
-CONF = Path(__file__).resolve().parents[1] / "conf" / "dataset"
+CONF = Path(__file__).resolve().parents[1] / "boilerbench" / "conf" / "dataset"
 TARGET_MS = 10.0
 
 

@@ -32,7 +32,7 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import MissingDependencyError, check_choice
 from boilerbench.experiments.runner import make_extractor
 
-CONF = Path(__file__).resolve().parents[1] / "conf" / "extractor"
+CONF = Path(__file__).resolve().parents[1] / "boilerbench" / "conf" / "extractor"
 DEFAULT_EXTRACTORS = "bte,cetd,scedd,crf,trafilatura,readability,justext,boilerpipe,html_to_text"
 
 

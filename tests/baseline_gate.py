@@ -47,9 +47,10 @@ def measure(overrides: list[str], root: Path, cache_dir: Path, output_dir: Path 
     from hydra.core.global_hydra import GlobalHydra
 
     from boilerbench.experiments import run
+    from boilerbench.extractors.compose import CONF_DIR
 
     GlobalHydra.instance().clear()
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
             "config",
             overrides=[

@@ -8,9 +8,10 @@ import pytest
 
 from boilerbench.errors import MissingDependencyError
 from boilerbench.experiments import runner
+from boilerbench.extractors.compose import CONF_DIR
 
 PROJECT = Path(__file__).resolve().parents[1]
-CONF = PROJECT / "conf"
+CONF = CONF_DIR
 EXTRACTOR_NAMES = sorted(p.stem for p in (CONF / "extractor").glob("*.yaml"))
 
 

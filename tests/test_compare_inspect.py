@@ -16,6 +16,7 @@ from hydra import compose, initialize_config_dir
 from lxml import html as lxml_html
 
 from boilerbench.experiments import run
+from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.render import FLAGS
 from reports.compare import compare_runs
 from reports.runfiles import Run
@@ -39,7 +40,7 @@ OUTCOMES = ("kc", "kb", "dc", "db")
 
 def _run(tmp, name, extractor, pages):
     data = write_pairs(tmp / f"pages_{len(pages)}", pages)
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
             "config",
             overrides=[

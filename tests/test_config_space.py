@@ -26,6 +26,7 @@ from test_new_datasets import _dragnet, _wcxb
 
 from boilerbench.errors import BoilerbenchError, MissingDependencyError
 from boilerbench.experiments import run, runner
+from boilerbench.extractors.compose import CONF_DIR
 
 PAGES = {
     "p1": ("<body><div><a>Home</a> <a>News</a></div><p>First story text is here today.</p></body>", "First story"),
@@ -108,7 +109,7 @@ def outcome(tmp_path, pages, extractor: str, scenario: str, overrides: tuple[str
     """Run one combination in this process: ``results`` or ``error: <one line>``."""
     quick = [f"extractor.{o}" for o in QUICK_FIT.get(extractor, ())]
     tested = [o for o in overrides if o.startswith("dataset=")] or ["dataset=plaintext", f"dataset.root={pages}"]
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
             "config",
             overrides=[

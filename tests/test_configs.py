@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
@@ -15,8 +14,9 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 from boilerbench.errors import MissingDependencyError
+from boilerbench.extractors.compose import CONF_DIR
 
-CONF = Path(__file__).resolve().parents[1] / "conf"
+CONF = CONF_DIR
 
 
 def _names(group: str) -> list[str]:

@@ -10,13 +10,13 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import PROJECT
 from hydra import compose, initialize_config_dir
 
 from boilerbench.datasets.base import Split
 from boilerbench.datasets.mixture import mixture
 from boilerbench.datasets.page import Page
 from boilerbench.experiments import run
+from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from reports.__main__ import build_all
@@ -73,7 +73,7 @@ def _dataset(tmp_path):
 
 def test_runner_records_each_pages_language_and_figures_per_language(tmp_path):
     path = _dataset(tmp_path)
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
             "config",
             overrides=[

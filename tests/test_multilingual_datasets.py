@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import PROJECT
 from hydra import compose, initialize_config_dir
 
 from boilerbench.datasets.base import kfold
@@ -25,6 +24,7 @@ from boilerbench.datasets.trafilatura_eval import TrafilaturaEval
 from boilerbench.errors import DatasetNotFoundError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import format_summary
+from boilerbench.extractors.compose import CONF_DIR
 from reports.datasets import table_datasets, table_datasets_token_f1
 
 CHINESE = "中国的报纸说了很多话，朱镕基说"  # 镕: GBK, not GB2312 (a detector guessing GB2312 fails)
@@ -212,7 +212,7 @@ def test_trafilatura_eval_snippets_urls_sites_and_decoding(tmp_path):
 
 def test_a_snippet_only_run_reports_the_snippet_figures(tmp_path):
     root = _trafilatura(tmp_path / "te")
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
             config_name="config",
             overrides=[

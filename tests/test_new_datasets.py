@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import PROJECT
 from hydra import compose, initialize_config_dir
 from hydra.utils import instantiate
 
@@ -28,6 +27,7 @@ from boilerbench.datasets.wcxb import WCXB, make_splits
 from boilerbench.errors import ConfigError, DatasetIntegrityError
 from boilerbench.evaluation.snippets import snippet_counts, snippet_summary
 from boilerbench.experiments import run
+from boilerbench.extractors.compose import CONF_DIR
 
 
 def _gz(path: Path, text: str | bytes) -> None:
@@ -281,7 +281,7 @@ def test_balanced_types_gives_each_page_type_of_a_dataset_the_same_share():
 
 
 def _run(tmp_path, *overrides, extractor="oracle"):
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
             "config",
             overrides=[f"extractor={extractor}", f"paths.root_dir={tmp_path}", "progress=false", *overrides],
@@ -405,7 +405,7 @@ def test_a_split_without_training_pages_trains_learned_extractors_on_the_fallbac
 
 @pytest.mark.parametrize("name", ["cleanportaleval", "dragnet", "scrapinghub", "readability_tests", "wcxb"])
 def test_dataset_configs_compose_and_name_a_shipped_manifest(name):
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose("config", overrides=[f"dataset={name}", "paths.root_dir=/tmp"])
     dataset = instantiate(cfg.dataset)
     assert dataset.verify and dataset.split == dataset.splits[0]
@@ -414,7 +414,7 @@ def test_dataset_configs_compose_and_name_a_shipped_manifest(name):
 
 @pytest.mark.parametrize("source", ["cleaneval", "l3s_gn1", "dragnet", "wcxb", "mixture"])
 def test_generalization_sources_compose(source):
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose("config", overrides=["experiment=table_generalization", f"+train_source={source}"])
     assert cfg.report == "table_generalization" and cfg.cv.auto
     if source == "mixture":

@@ -21,6 +21,7 @@ from boilerbench.datasets.base import Dataset
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import summary_value
+from boilerbench.extractors.compose import CONF_DIR
 
 ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(40)) + "</p>"
 PAGES = {
@@ -39,7 +40,7 @@ PAGES = {
 
 def make_cfg(tmp_path, *overrides):
     data = write_pairs(tmp_path / "pages", PAGES)
-    with initialize_config_dir(config_dir=str(PROJECT / "conf"), version_base="1.3"):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return compose(
             "config",
             overrides=[

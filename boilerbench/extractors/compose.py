@@ -19,7 +19,7 @@ from omegaconf import DictConfig, OmegaConf
 from boilerbench.errors import BoilerbenchError, check_choice
 
 #: The project's Hydra config folder.
-CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 
 
 def extractor_names() -> list[str]:
