@@ -10,7 +10,8 @@ of the command-line tools against trafilatura's own, in one run.
    median and spread. Learned extractors named by config are first fitted on the split's
    training and validation pages; ``--model PATH`` adds a fitted model file (``python run.py ...
    save_model=PATH``). A stack's time is split by stage (segmentation, each member, features,
-   trees, decoding: :meth:`boilerbench.extractors.stack.Stack.extract`'s ``info``).
+   trees, decoding: :meth:`boilerbench.extractors.stack.Stack.extract`'s ``info``); with
+   ``--trees`` also its trees stage by LightGBM's predict and by the compiled build, same rows.
 3. With ``--cli``, pages per second of the command-line tools on the same files, each a fresh
    process (start-up included, as a user runs them), for each ``--jobs`` count:
    ``boilerbench extract --model PATH -j J`` (each model), ``boilerbench extract --extractor
@@ -20,7 +21,7 @@ of the command-line tools against trafilatura's own, in one run.
 
     BOILERBENCH_DATA=../shared/datasets python benchmarks/speed.py [--dataset cleaneval] [--part test]
         [--limit N] [--extractors bte,cetd,trafilatura,...] [--model stack.model ...] [--repeats 3]
-        [--cli --jobs 1,2] [--threads 1]
+        [--trees] [--cli --jobs 1,2] [--threads 1]
 
 ``--threads`` sets torch's intra-op threads (the neural extractors' "one core" figures).
 Reference extractors that are not installed are skipped with a note. For an extractor with a
@@ -126,9 +127,13 @@ def stage_table(name: str, extractor, infos: list[dict], n_pages: int) -> None:
 def time_extractors(extractors: dict, pages: Sequence[Page], repeats: int) -> dict[str, list[np.ndarray]]:
     """Per round, each extractor's ms on each page; the extractors take turns page by page (a
     fresh :class:`Page` each time, so nothing parsed is shared), the stage ``info`` of a stack's
-    last round printed by stage. A page an extractor fails on counts its time."""
+    last round printed by stage; each extractor first extracts one page untimed (lazy imports). A
+    page an extractor fails on counts its time."""
     rounds: dict[str, list[np.ndarray]] = {name: [] for name in extractors}
     infos: dict[str, list[dict]] = {}
+    for extractor in extractors.values():  # warm-up, not timed: lazy imports and first-call set-up
+        for page in pages[:1]:
+            extractor.extract(Page(page.id, page.html, "", page.url))
     for _ in range(repeats):
         ms = {name: np.empty(len(pages)) for name in extractors}
         infos = {name: [] for name in extractors}
@@ -149,6 +154,27 @@ def time_extractors(extractors: dict, pages: Sequence[Page], repeats: int) -> di
         if hasattr(extractor, "built_members"):
             stage_table(name, extractor, [i for i in infos[name] if "members_ms" in i], len(pages))
     return rounds
+
+
+def compare_trees(name: str, stack, pages: Sequence[Page]) -> None:
+    """A stack's trees stage (both stages and the context columns) on the same feature rows by
+    LightGBM's predict and by the lleaves build (:mod:`boilerbench.extractors.stack.compiled_trees`),
+    and the largest difference between their probabilities."""
+    fresh = [Page(p.id, p.html, "", p.url) for p in pages]
+    rows = [stack._rows(page) for page in fresh]
+    setting = stack.compiled_trees
+    ms, out = {}, {}
+    for compiled in (False, True):
+        stack.compiled_trees = compiled
+        start = time.perf_counter()
+        out[compiled] = [stack.probabilities(r, page) for r, page in zip(rows, fresh, strict=True)]
+        ms[compiled] = 1000 * (time.perf_counter() - start) / max(len(pages), 1)
+    stack.compiled_trees = setting
+    diff = max((abs(a - b).max() for a, b in zip(out[False], out[True], strict=True) if len(a)), default=0.0)
+    print(
+        f"  {name}: trees by LightGBM {ms[False]:.2f} ms/page, compiled {ms[True]:.2f} ({ms[True] / ms[False]:.2f}x), "
+        f"largest difference {diff:.1e}"
+    )
 
 
 def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int], repeats: int) -> None:
@@ -200,6 +226,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--extractors", default=DEFAULT_EXTRACTORS, help="configs in conf/extractor, comma-separated")
     parser.add_argument("--model", action="append", default=[], help="a fitted model file (repeatable)")
     parser.add_argument("--repeats", type=int, default=1, help="rounds over the pages (ratios per round)")
+    parser.add_argument("--trees", action="store_true", help="also time each model's trees by LightGBM and compiled")
     parser.add_argument("--cli", action="store_true", help="also time the command-line tools on the same files")
     parser.add_argument("--jobs", default="1,2", help="worker counts of the command-line runs")
     parser.add_argument("--threads", type=int, default=None, help="torch intra-op threads (default: torch's)")
@@ -253,6 +280,9 @@ def main(argv: list[str]) -> int:
             print(f"  {'':<34} time / trafilatura's: {spread(ratios)}")
         if hasattr(extractors[name], "encoder_"):
             embedding_cost(name, extractors[name].encoder_, blocks)  # type: ignore[attr-defined]
+    if args.trees:
+        for path in args.model:
+            compare_trees(Path(path).name, extractors[Path(path).name], pages)
     if args.cli:
         cli_speeds(pages, args.model, [int(j) for j in args.jobs.split(",")], args.repeats)
     return 0
