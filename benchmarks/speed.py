@@ -1,22 +1,40 @@
-"""Per-page speed of the hot path and of every extractor, on the CleanEval test split, one process.
+"""Per-page speed of the hot path and of every extractor against trafilatura's, one process, and
+of the command-line tools against trafilatura's own, in one run.
 
-Prints mean and p95 milliseconds per page for: loading (read + decode), segmentation (lxml
-parse + canonical blocks), gold labelling (token LCS alignment), then each extractor end to
-end as a user calls it on raw HTML (a fresh page each time, so our extractors pay for parsing
-and segmentation), and each one's speed relative to trafilatura's, measured in the same run. Learned extractors
-are first fitted on the split's training and validation pages, and the fit time is printed.
-Reference extractors that are not installed are skipped with a note. For an extractor with a
-sentence encoder (``lm_embedding``) the embedding cost per block is printed on its own.
+1. Mean and p95 milliseconds per page for loading (read + decode), segmentation (lxml parse +
+   canonical blocks) and gold labelling (token LCS alignment) of a dataset's pages.
+2. Each extractor end to end as a user calls it on raw HTML (a fresh page each time, so our
+   extractors pay for parsing and segmentation; the disk cache is off, so a stack's members run
+   on every page), the extractors taking turns page by page so that a busy machine slows them
+   alike; each one's time as a ratio of trafilatura's, one ratio per round (``--repeats``), their
+   median and spread. Learned extractors named by config are first fitted on the split's
+   training and validation pages; ``--model PATH`` adds a fitted model file (``python run.py ...
+   save_model=PATH``). A stack's time is split by stage (segmentation, each member, features,
+   trees, decoding: :meth:`boilerbench.extractors.stack.Stack.extract`'s ``info``); with
+   ``--trees`` also its trees stage by LightGBM's predict and by the compiled build, same rows.
+3. With ``--cli``, pages per second of the command-line tools on the same files, each a fresh
+   process (start-up included, as a user runs them), for each ``--jobs`` count:
+   ``boilerbench extract --model PATH -j J`` (each model), ``boilerbench extract --extractor
+   trafilatura -j J`` and ``trafilatura --input-dir --parallel J`` (the library's own tool; its
+   default is one process per core), as ratios of the last, and each tool's speed-up from
+   ``-j 1`` to ``-j J``.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/speed.py [--split cleaneval] [--limit N]
-        [--extractors bte,cetd,scedd,trafilatura,...] [--threads 1]
+    BOILERBENCH_DATA=../shared/datasets python benchmarks/speed.py [--dataset cleaneval] [--part test]
+        [--limit N] [--extractors bte,cetd,trafilatura,...] [--model stack.model ...] [--repeats 3]
+        [--trees] [--cli --jobs 1,2] [--threads 1]
 
 ``--threads`` sets torch's intra-op threads (the neural extractors' "one core" figures).
+Reference extractors that are not installed are skipped with a note. For an extractor with a
+sentence encoder (``lm_embedding``) the embedding cost per block is printed on its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,16 +42,21 @@ from pathlib import Path
 import numpy as np
 import torch
 from cli import run_main
+from omegaconf import OmegaConf
 
+from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import segment
-from boilerbench.datasets.cleaneval import CleanEval, read_page_id
 from boilerbench.datasets.page import Page
-from boilerbench.errors import MissingDependencyError, check_choice
-from boilerbench.experiments.runner import make_extractor
+from boilerbench.errors import ConfigError, MissingDependencyError, check_choice
+from boilerbench.experiments.model_file import load_model_file
+from boilerbench.experiments.runner import build, make_extractor
 
-CONF = Path(__file__).resolve().parents[1] / "boilerbench" / "conf" / "extractor"
+PROJECT = Path(__file__).resolve().parents[1]
+CONF = PROJECT / "boilerbench" / "conf"
 DEFAULT_EXTRACTORS = "bte,cetd,scedd,crf,trafilatura,readability,justext,boilerpipe,html_to_text"
+REFERENCE = "trafilatura"
+PARTS = ("test", "validation", "train", "all")
 
 
 def time_each(items: Sequence, fn: Callable) -> np.ndarray:
@@ -50,6 +73,11 @@ def report(name: str, ms: np.ndarray) -> None:
     print(
         f"  {name:<34} mean {ms.mean():7.2f} ms   p95 {np.percentile(ms, 95):7.2f} ms   total {ms.sum() / 1000:6.2f} s"
     )
+
+
+def spread(ratios: Sequence[float]) -> str:
+    """Median and range of per-round ratios."""
+    return f"{np.median(ratios):6.3f}x (rounds {', '.join(f'{r:.3f}' for r in ratios)})"
 
 
 def embedding_cost(name: str, encoder, blocks: Sequence) -> None:
@@ -69,36 +97,162 @@ def embedding_cost(name: str, encoder, blocks: Sequence) -> None:
     )
 
 
+def load_pages(name: str, part: str):
+    """The dataset's default split (manifest check off) and the pages of its ``part``."""
+    check_choice("--dataset", name, sorted(p.stem for p in (CONF / "dataset").glob("*.yaml")))
+    node = OmegaConf.load(CONF / "dataset" / f"{name}.yaml")
+    node.data_dir = "data"
+    node.verify = False
+    node.download = False
+    split = build(node).load()
+    parts = {"test": split.test, "validation": split.validation, "train": split.train}
+    pages = [*split.train, *split.validation, *split.test] if part == "all" else parts[part]
+    return split, [page for page in pages if not page.load_error]
+
+
+def stage_table(name: str, extractor, infos: list[dict], n_pages: int) -> None:
+    """A stack's mean ms per page by stage (and by member), from its extractions' ``info``."""
+    stages = [k for k in infos[0] if k.endswith("_ms") and k != "stack_ms"] if infos else []
+    total = sum(np.mean([i[k] for i in infos]) for k in stages)
+    print(f"  {name}: stages (ms/page, share of its time)")
+    for stage in stages:
+        ms = float(np.mean([i[stage] for i in infos]))
+        print(f"    {stage[:-3]:<28} {ms:8.2f}  {ms / total:6.1%}")
+        if stage == "members_ms":
+            for member in extractor.built_members():
+                share = 1000 * member.seconds / n_pages
+                print(f"      member {member.name:<19} {share:8.2f}  {share / total:6.1%}")
+
+
+def time_extractors(extractors: dict, pages: Sequence[Page], repeats: int) -> dict[str, list[np.ndarray]]:
+    """Per round, each extractor's ms on each page; the extractors take turns page by page (a
+    fresh :class:`Page` each time, so nothing parsed is shared), the stage ``info`` of a stack's
+    last round printed by stage; each extractor first extracts one page untimed (lazy imports). A
+    page an extractor fails on counts its time."""
+    rounds: dict[str, list[np.ndarray]] = {name: [] for name in extractors}
+    infos: dict[str, list[dict]] = {}
+    for extractor in extractors.values():  # warm-up, not timed: lazy imports and first-call set-up
+        for page in pages[:1]:
+            extractor.extract(Page(page.id, page.html, "", page.url))
+    for _ in range(repeats):
+        ms = {name: np.empty(len(pages)) for name in extractors}
+        infos = {name: [] for name in extractors}
+        for extractor in extractors.values():
+            for member in getattr(extractor, "built_members", list)():
+                member.seconds = 0.0
+        for k, page in enumerate(pages):
+            for name, extractor in extractors.items():
+                start = time.perf_counter()
+                try:
+                    infos[name].append(extractor.extract(Page(page.id, page.html, "", page.url)).info)
+                except Exception:  # a per-page error (a page over a reference's size limit)
+                    pass
+                ms[name][k] = 1000 * (time.perf_counter() - start)
+        for name in extractors:
+            rounds[name].append(ms[name])
+    for name, extractor in extractors.items():
+        if hasattr(extractor, "built_members"):
+            stage_table(name, extractor, [i for i in infos[name] if "members_ms" in i], len(pages))
+    return rounds
+
+
+def compare_trees(name: str, stack, pages: Sequence[Page]) -> None:
+    """A stack's trees stage (both stages and the context columns) on the same feature rows by
+    LightGBM's predict and by the lleaves build (:mod:`boilerbench.extractors.stack.compiled_trees`),
+    and the largest difference between their probabilities."""
+    fresh = [Page(p.id, p.html, "", p.url) for p in pages]
+    rows = [stack._rows(page) for page in fresh]
+    setting = stack.compiled_trees
+    ms, out = {}, {}
+    for compiled in (False, True):
+        stack.compiled_trees = compiled
+        start = time.perf_counter()
+        out[compiled] = [stack.probabilities(r, page) for r, page in zip(rows, fresh, strict=True)]
+        ms[compiled] = 1000 * (time.perf_counter() - start) / max(len(pages), 1)
+    stack.compiled_trees = setting
+    diff = max((abs(a - b).max() for a, b in zip(out[False], out[True], strict=True) if len(a)), default=0.0)
+    print(
+        f"  {name}: trees by LightGBM {ms[False]:.2f} ms/page, compiled {ms[True]:.2f} ({ms[True] / ms[False]:.2f}x), "
+        f"largest difference {diff:.1e}"
+    )
+
+
+def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int], repeats: int) -> None:
+    """Pages per second of each command-line tool on the pages written as files, as ratios of
+    ``trafilatura --parallel J``'s in the same round, and each tool's speed-up over ``-j 1``."""
+    folder = Path(tempfile.mkdtemp(prefix="speed-cli-"))
+    try:
+        source = folder / "pages"
+        source.mkdir()
+        for k, page in enumerate(pages):
+            (source / f"{k:05d}.html").write_text(page.html, encoding="utf-8")
+        python = [sys.executable, "-m", "boilerbench.cli", "extract", "--quiet", "--format", "jsonl"]
+        tool = shutil.which(REFERENCE) or str(Path(sys.executable).with_name(REFERENCE))
+        commands: dict[tuple[str, int], list[str]] = {}
+        for j in jobs:
+            out = ["-j", str(j), "-o", str(folder / "out.jsonl"), str(source)]
+            for model in models:
+                commands[(f"boilerbench extract --model {Path(model).name}", j)] = [*python, "--model", model, *out]
+            commands[("boilerbench extract --extractor trafilatura", j)] = [*python, "--extractor", REFERENCE, *out]
+            commands[("trafilatura --input-dir", j)] = [
+                *(tool, "--input-dir", str(source), "--output-dir", str(folder / "trafilatura")),
+                *("--parallel", str(j)),
+            ]
+        seconds: dict[tuple[str, int], list[float]] = {key: [] for key in commands}
+        for _ in range(repeats):
+            for key, command in commands.items():
+                shutil.rmtree(folder / "trafilatura", ignore_errors=True)
+                start = time.perf_counter()
+                subprocess.run(command, cwd=PROJECT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                seconds[key].append(time.perf_counter() - start)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"command-line tools on the same {len(pages)} files (start-up included), {repeats} round(s):")
+    for (name, j), runs in seconds.items():
+        rate = [len(pages) / s for s in runs]
+        reference = seconds[("trafilatura --input-dir", j)]
+        versus = [r / s for r, s in zip(reference, runs, strict=True)]
+        line = f"  {name} -j {j:<3} {np.median(rate):7.1f} pages/s; vs trafilatura --parallel {j}: {spread(versus)}"
+        if j != 1 and (name, 1) in seconds:
+            line += f"; speed-up over -j 1: {spread([a / b for a, b in zip(seconds[(name, 1)], runs, strict=True)])}"
+        print(line)
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--split", default="cleaneval")
+    parser.add_argument("--dataset", default="cleaneval", help="a config in conf/dataset (its default split)")
+    parser.add_argument("--part", default="test", choices=PARTS, help="which of the split's pages are timed")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--extractors", default=DEFAULT_EXTRACTORS, help="configs in conf/extractor, comma-separated")
+    parser.add_argument("--model", action="append", default=[], help="a fitted model file (repeatable)")
+    parser.add_argument("--repeats", type=int, default=1, help="rounds over the pages (ratios per round)")
+    parser.add_argument("--trees", action="store_true", help="also time each model's trees by LightGBM and compiled")
+    parser.add_argument("--cli", action="store_true", help="also time the command-line tools on the same files")
+    parser.add_argument("--jobs", default="1,2", help="worker counts of the command-line runs")
     parser.add_argument("--threads", type=int, default=None, help="torch intra-op threads (default: torch's)")
     args = parser.parse_args(argv)
+    if args.repeats < 1:
+        raise ConfigError(f"--repeats must be at least 1, got {args.repeats}")
     if args.threads:
         torch.set_num_threads(args.threads)
+    set_cache_dir(None)
 
-    dataset = CleanEval(split=args.split, download=False)
-    root = dataset.locate()
-    split = dataset.load_split(root, args.split)
-    ids = [int(p.id) for p in split.test][: args.limit]
-    print(f"CleanEval split {args.split}, test pages: {len(ids)}")
-
-    pages: list[Page] = []
-    load_ms = time_each(ids, lambda i: pages.append(read_page_id(root, i)))
+    split, pages = load_pages(args.dataset, args.part)
+    pages = pages[: args.limit]
+    print(f"{args.dataset} split {split.name}, {args.part} pages: {len(pages)}")
     blocks = []
     segment_ms = time_each(pages, lambda p: blocks.append(segment(p.html)))
     label_ms = time_each(range(len(pages)), lambda k: align_labels(blocks[k], pages[k].gold_text))
-    report("load (read + decode)", load_ms)
     report("segment (parse + blocks)", segment_ms)
     report("gold labels (alignment)", label_ms)
     report("segment + gold labels", segment_ms + label_ms)
 
-    timings: dict[str, np.ndarray] = {}
-    names = args.extractors.split(",")
+    names = [n for n in args.extractors.split(",") if n]
     for name in names:
-        check_choice("--extractors", name, sorted(p.stem for p in CONF.glob("*.yaml")))
+        check_choice("--extractors", name, sorted(p.stem for p in (CONF / "extractor").glob("*.yaml")))
+    if REFERENCE not in names:
+        names.insert(0, REFERENCE)
+    extractors: dict[str, object] = {}
     for name in names:
         try:
             extractor = make_extractor(name)
@@ -113,14 +267,24 @@ def main(argv: list[str]) -> int:
                 f"  {name}: fitted on {len(split.train)} + {len(split.validation)} pages in "
                 f"{time.perf_counter() - start:.2f} s{f' ({done})' if done else ''}"
             )
-        timings[name] = time_each(pages, lambda p, e=extractor: e.extract(Page(p.id, p.html, "")))
-        report(f"{name} (end to end)", timings[name])
-        if hasattr(extractor, "encoder_"):
-            embedding_cost(name, extractor.encoder_, blocks)
-    if "trafilatura" in timings:
-        reference = timings["trafilatura"].mean()
-        for name, ms in timings.items():
-            print(f"  {name:<14} trafilatura's time / this one's: {reference / ms.mean():7.3g}x")
+        extractors[name] = extractor
+    for path in args.model:
+        extractors[Path(path).name] = load_model_file(path)[0]
+
+    rounds = time_extractors(extractors, pages, args.repeats)
+    reference = rounds.get(REFERENCE)
+    for name, runs in rounds.items():
+        report(f"{name} (end to end)", np.concatenate(runs))
+        if reference is not None:
+            ratios = [ms.mean() / ref.mean() for ms, ref in zip(runs, reference, strict=True)]
+            print(f"  {'':<34} time / trafilatura's: {spread(ratios)}")
+        if hasattr(extractors[name], "encoder_"):
+            embedding_cost(name, extractors[name].encoder_, blocks)  # type: ignore[attr-defined]
+    if args.trees:
+        for path in args.model:
+            compare_trees(Path(path).name, extractors[Path(path).name], pages)
+    if args.cli:
+        cli_speeds(pages, args.model, [int(j) for j in args.jobs.split(",")], args.repeats)
     return 0
 
 

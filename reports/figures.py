@@ -95,33 +95,45 @@ def short_pages(runs: pd.DataFrame) -> plt.Figure:
     return fig
 
 
+def pareto_front(ms: np.ndarray, quality: np.ndarray) -> np.ndarray:
+    """Indices of the points no other point beats on both axes (faster and at least as good, or
+    as fast and better), fastest first."""
+    order = np.lexsort((-quality, ms))
+    front, best = [], -np.inf
+    for i in order:
+        if quality[i] > best:
+            front.append(int(i))
+            best = quality[i]
+    return np.array(front, dtype=int)
+
+
 def speed_quality(runs: pd.DataFrame) -> plt.Figure:
-    """ms per page (log scale) against block F1, one panel per dataset, one point per extractor."""
+    """Mean ms per page (log scale) against mean token F1 over the datasets' test pages, one point
+    per extractor, the Pareto front drawn. Every point averages the same datasets: those of the
+    set of datasets that covers the most (extractor, dataset) runs, drawing the extractors run on
+    all of them."""
     _require(runs, "runs of the extractors on the datasets")
-    datasets = sorted(runs["dataset"].unique(), key=lambda d: (DATASET_ORDER.index(d) if d in DATASET_ORDER else 99, d))
-    columns = min(len(datasets), 3)
-    rows = -(-len(datasets) // columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(5.5 * columns, 4.2 * rows), squeeze=False)
-    for ax, dataset in zip(axes.flat, datasets, strict=False):
-        part = runs[runs["dataset"] == dataset]
-        ax.scatter(part["ms_per_page"], part["block.f1"], s=14)
-        for _, run in part.iterrows():
-            ax.annotate(
-                run["extractor"],
-                (run["ms_per_page"], run["block.f1"]),
-                fontsize=6,
-                xytext=(3, 2),
-                textcoords="offset points",
-            )
-        ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-        ax.set_title(dataset)
-        ax.set_xlabel("ms per page (log scale)")
-        ax.set_ylabel("block F1")
-        ax.grid(alpha=0.3, which="both")
-    for ax in list(axes.flat)[len(datasets) :]:
-        ax.set_visible(False)
-    fig.suptitle("Speed against quality (extraction time includes disk-cached features)")
+    covered = runs.dropna(subset=["token.f1", "ms_per_page"]).groupby("extractor")["dataset"].apply(frozenset)
+    _require(covered.to_frame(), "token F1 and ms per page of the extractors")
+    common = max(set(covered), key=lambda d: (len(d) * sum(d <= c for c in covered), len(d), sorted(d)))
+    chosen = [name for name, datasets in covered.items() if common <= datasets]
+    part = runs[runs["extractor"].isin(chosen) & runs["dataset"].isin(common)]
+    points = part.groupby("extractor")[["ms_per_page", "token.f1"]].mean()
+    ms, f1 = points["ms_per_page"].to_numpy(float), points["token.f1"].to_numpy(float)
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    ax.scatter(ms, f1, s=16)
+    for name, x, y in zip(points.index, ms, f1, strict=True):
+        ax.annotate(name, (x, y), fontsize=7, xytext=(3, 2), textcoords="offset points")
+    front = pareto_front(ms, f1)
+    ax.step(ms[front], f1[front], where="post", color="tab:red", lw=1.2, label="Pareto front")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.set_xlabel("ms per page, one process (log scale; mean over the datasets)")
+    ax.set_ylabel("mean token F1 over the datasets' test pages")
+    ordered = sorted(common, key=lambda d: (DATASET_ORDER.index(d) if d in DATASET_ORDER else 99, d))
+    ax.set_title(f"Speed against quality ({', '.join(ordered)})", fontsize=9)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(loc="lower right")
     fig.tight_layout()
     return fig
 

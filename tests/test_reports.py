@@ -6,11 +6,13 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import PROJECT, write_pairs
 
 from reports.collect import collect
+from reports.figures import pareto_front
 from reports.tables import Table, fmt
 
 ARTICLE = " ".join(f"word{i}" for i in range(40))
@@ -233,3 +235,10 @@ def test_tables_show_the_error_count():
     )
     table = results_table("t", "T", runs, {"extractor": "extractor"}, with_published=False)
     assert dict(zip(table.frame["extractor"], table.frame["errors"], strict=True)) == {"bte": "0", "boom": "12"}
+
+
+def test_pareto_front_keeps_the_points_nothing_beats():
+    ms = np.array([10.0, 5.0, 20.0, 5.0, 40.0])
+    f1 = np.array([0.90, 0.80, 0.85, 0.70, 0.95])
+    # 5 ms / 0.80 beats 5 ms / 0.70; 20 ms / 0.85 is beaten by 10 ms / 0.90
+    assert pareto_front(ms, f1).tolist() == [1, 0, 4]

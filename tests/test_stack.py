@@ -325,3 +325,30 @@ def test_a_member_code_change_makes_a_new_model_key(monkeypatch):
     monkeypatch.setattr(members, "build_members", build)
     assert extractor_version(small()) != before
     assert extractor_version(small(features="blocks")) == extractor_version(small(features="blocks", members=["x"]))
+
+
+def test_without_crf_features_the_rows_have_no_crf_column():
+    stack = small(second_stage=False, crf=False).fit([make_page(i) for i in range(1, 9)])
+    assert stack.vocabulary_ == []
+    assert not any(name.startswith("crf.") for name in stack.feature_names())
+    assert small(second_stage=False).fit([make_page(i) for i in range(1, 9)]).vocabulary_  # the default has them
+
+
+def test_extraction_reports_its_stages():
+    stack = small().fit([make_page(i) for i in range(1, 9)])
+    info = stack.extract(make_page(0)).info
+    stages = ("segment_ms", "members_ms", "features_ms", "trees_ms", "decode_ms")
+    assert list(info) == [*stages, "stack_ms"] and all(info[s] >= 0 for s in stages)
+    assert info["stack_ms"] == pytest.approx(sum(info[s] for s in stages) - info["members_ms"])
+
+
+def test_compiled_trees_predict_as_lightgbm(tmp_path, monkeypatch):
+    pytest.importorskip("lleaves")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    pages = [make_page(i) for i in range(1, 9)]
+    plain = small(n_estimators=5).fit(pages)
+    compiled = small(n_estimators=5, compiled_trees=True).fit(pages)
+    page = make_page(0)
+    rows = plain._rows(page)
+    np.testing.assert_allclose(compiled.probabilities(rows, page), plain.probabilities(rows, page), atol=1e-9)
+    assert len(list((tmp_path / "boilerbench" / "compiled_trees").glob("*.so"))) == 2  # both stages, kept on disk

@@ -73,7 +73,10 @@ def crf_vocabulary(pages: Sequence[Page]) -> list[str]:
 
 
 def crf_matrix(page: Page, vocabulary: Sequence[str]) -> np.ndarray:
-    """The CRF features of ``page`` as a dense (n_blocks, len(vocabulary)) matrix (absent = 0)."""
+    """The CRF features of ``page`` as a dense (n_blocks, len(vocabulary)) matrix (absent = 0);
+    none computed for an empty vocabulary (a stack without CRF features)."""
+    if not vocabulary:
+        return np.zeros((len(page.blocks), 0))
     column = {name: j for j, name in enumerate(vocabulary)}
     dicts = crf_features.page_features(page)
     out = np.zeros((len(dicts), len(vocabulary)))

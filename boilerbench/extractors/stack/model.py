@@ -59,6 +59,7 @@ from boilerbench.extractors.ensembles import DEFAULT_MEMBERS, check_members
 from boilerbench.extractors.members import WithMembers, vote_matrix
 from boilerbench.extractors.persistence import require_fitted
 from boilerbench.extractors.sequence import viterbi
+from boilerbench.extractors.stack.compiled_trees import compile_trees
 from boilerbench.extractors.stack.features import (
     CONTEXT_FEATURES,
     FEATURE_GROUPS,
@@ -123,6 +124,20 @@ def split_pages(values: np.ndarray, layouts: Sequence[Layout]) -> list[np.ndarra
     return np.split(values, np.cumsum([len(paths) for paths, _ in layouts])[:-1])
 
 
+class StageClock:
+    """Milliseconds between successive :meth:`lap` calls, by stage name."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        """Record the time since the previous lap (or the clock's start) as ``stage``'s."""
+        now = time.perf_counter()
+        self.laps[stage] = 1000 * (now - self._last)
+        self._last = now
+
+
 def transition_log_probs(label_sequences: Sequence[np.ndarray]) -> np.ndarray:
     """log P(next label | label) over 2 x 2 label pairs, counted over the sequences (add-one)."""
     counts = np.ones((2, 2))
@@ -159,6 +174,8 @@ class Stack(WithMembers, Estimator):
         n_jobs: int = 1,
         seed: int = 0,
         text_rules: str = "multilingual",
+        crf: bool = True,
+        compiled_trees: bool = False,
     ) -> None:
         check_choice("extractor.features", features, FEATURE_GROUPS)
         check_choice("extractor.text_rules", text_rules, TEXT_RULES)
@@ -193,6 +210,8 @@ class Stack(WithMembers, Estimator):
         self.n_jobs = n_jobs
         self.seed = seed
         self.text_rules = text_rules
+        self.crf = crf
+        self.compiled_trees = compiled_trees
 
     # -- members and rows -------------------------------------------------------------------
 
@@ -201,13 +220,19 @@ class Stack(WithMembers, Estimator):
         """False for ``features=blocks``: no member is built or run."""
         return self.features != "blocks"
 
-    def _rows(self, page: Page) -> np.ndarray:
-        votes = vote_matrix(self.built_members(), page) if self.uses_votes else None
+    def _votes(self, page: Page) -> np.ndarray | None:
+        return vote_matrix(self.built_members(), page) if self.uses_votes else None
+
+    def _rows(self, page: Page, votes: np.ndarray | None = None) -> np.ndarray:
+        """The page's feature rows, from its members' ``votes`` (run now when not given)."""
+        if votes is None:
+            votes = self._votes(page)
         return page_matrix(page, self.features, votes, self.vocabulary_, self.text_rules)
 
     def _example(self, page: Page) -> tuple[np.ndarray, np.ndarray, Layout]:
         """A training page's feature rows, gold labels and layout."""
-        return self._rows(page), page.gold_labels.astype(np.int64), (page.blocks.paths, page.blocks.word_counts)
+        layout = (page.blocks.paths, page.blocks.word_counts)
+        return self._rows(page), page.gold_labels.astype(np.int64), layout
 
     def _dataset(self, pages: Sequence[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Layout]]:
         """Rows, labels and weights of the pages' blocks, and each page's layout (pages released:
@@ -256,7 +281,7 @@ class Stack(WithMembers, Estimator):
                 "extractor.decoding=by_page_type needs training pages of two page types or more (as WCXB's) "
                 "and validation pages"
             )
-        self.vocabulary_ = crf_vocabulary(train) if self.features != "votes" else []
+        self.vocabulary_ = crf_vocabulary(train) if self.features != "votes" and self.crf else []
         X, y, w, layouts = self._dataset(train)
         Xv, yv, wv, held = self._dataset(validation) if validation else (None, None, None, [])
         self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
@@ -372,21 +397,32 @@ class Stack(WithMembers, Estimator):
 
     # -- prediction -------------------------------------------------------------------------
 
-    def _predict(self, model: Any, rows: np.ndarray) -> np.ndarray:
+    def _predict(self, model: Any, rows: np.ndarray, compiled: bool = False) -> np.ndarray:
+        """P(content) of ``rows`` by ``model``; ``compiled``: by its lleaves build (extraction only:
+        the models of training's folds are never compiled)."""
         if not len(rows):
             return np.zeros(0)
+        if compiled and self.backend == "lightgbm":
+            return self._compiled(model)(rows)
         if self.backend == "lightgbm":
             return model.predict(rows, num_iteration=model.best_iteration or None)
         return model.predict_proba(rows)[:, 1]
 
+    def _compiled(self, model: Any) -> Callable[[np.ndarray], np.ndarray]:
+        """The lleaves build of a fitted LightGBM model (:mod:`.compiled_trees`), made once."""
+        builds = self.__dict__.setdefault("_builds", {})
+        if id(model) not in builds:
+            builds[id(model)] = compile_trees(model.model_to_string())
+        return builds[id(model)]
+
     def probabilities(self, rows: np.ndarray, page: Page | None = None) -> np.ndarray:
         """P(content) of each row of ``page`` (needed by the second stage, whose context is the page's)."""
-        p = self._predict(self.model_, rows)
+        p = self._predict(self.model_, rows, self.compiled_trees)
         if getattr(self, "stage_two_", None) is None:
             return p
         assert page is not None, "the second stage needs the page"
         layout = (page.blocks.paths, page.blocks.word_counts)
-        return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p)]))
+        return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p)]), self.compiled_trees)
 
     def decode(self, p: np.ndarray, words: np.ndarray, decoding: str | None = None) -> np.ndarray:
         """Labels from the probabilities of blocks of ``words`` words: the threshold, the Viterbi
@@ -404,21 +440,33 @@ class Stack(WithMembers, Estimator):
         return viterbi(unary, pairwise, self.smoothing).astype(np.int8)
 
     def extract(self, page: Page) -> Extraction:
+        """The page's content blocks. ``info`` holds the milliseconds of each stage (what
+        ``benchmarks/speed.py`` reports): ``segment_ms`` (parse and blocks, unless the page was
+        segmented before), ``members_ms`` (the members' runs and their alignment),
+        ``features_ms`` (block features and vote features), ``trees_ms`` (both stages and the
+        context columns), ``decode_ms`` (page-type gate and decoding), and ``stack_ms``: all but
+        the members."""
         require_fitted(self, "model_")
-        start = time.perf_counter()
-        members = self.built_members()
-        before = sum(m.seconds for m in members)
-        rows = self._rows(page)
+        clock = StageClock()
         words = page.blocks.word_counts
+        clock.lap("segment_ms")
+        votes = self._votes(page)
+        clock.lap("members_ms")
+        rows = self._rows(page, votes)
+        clock.lap("features_ms")
+        p = self.probabilities(rows, page)
+        clock.lap("trees_ms")
         gate = getattr(self, "gate_", None)
         summary = page_summary(rows, words) if gate is not None else None
         page_type = gate.page_type(summary) if gate is not None else None
         decoding = gate.decoding_of(summary) if gate is not None else None
-        labels = self.decode(self.probabilities(rows, page), words, decoding)
-        members_ms = 1000 * (sum(m.seconds for m in members) - before)
-        own_ms = 1000 * (time.perf_counter() - start) - members_ms
-        typed = {"predicted_page_type": page_type} if page_type is not None else {}
-        return Extraction.from_labels(page, labels, members_ms=members_ms, stack_ms=own_ms, **typed)
+        labels = self.decode(p, words, decoding)
+        clock.lap("decode_ms")
+        info: dict = clock.laps
+        info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
+        if page_type is not None:
+            info["predicted_page_type"] = page_type
+        return Extraction.from_labels(page, labels, None, **info)
 
     def feature_names(self) -> list[str]:
         """The names of the trees' input columns."""
@@ -477,6 +525,10 @@ class Stack(WithMembers, Estimator):
         self.transitions_ = np.asarray(state["transitions"])
         self.gate_ = TypeGate.from_json(state["gate"]) if state.get("gate") else None
         self.fit_info_ = state["fit_info"]
+        if self.compiled_trees and self.backend == "lightgbm":  # built (or read) now, not on the first page
+            for model in (self.model_, self.stage_two_):
+                if model is not None:
+                    self._compiled(model)
         return self
 
     def _model_path(self, directory: Path, stage: int) -> Path:

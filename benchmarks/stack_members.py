@@ -1,0 +1,99 @@
+"""What each member of the stack is worth: the first stage of the headline stack refitted without
+one member at a time (and with Resiliparse alone, with or without the CRF features, with
+trafilatura and Resiliparse, and with no member: ``features=blocks``), on
+the same training rows, scored on the training mixture's validation pages.
+
+The rows of the balanced cleaneval + dragnet + wcxb mixture are built once (member votes and
+block features from the disk cache, as ``python run.py +headline=stack`` made them); each
+variant drops the columns of the members it leaves out and recomputes the share of members
+keeping a block from the others' votes, then fits the first stage's trees (LightGBM, early
+stopping on the validation pages) and decodes at the threshold. The score is the mean over
+validation pages of the word F1 of the kept blocks against the gold blocks (what the stack's
+page-type gate optimises; close to, not equal to, the runner's token F1), with its paired
+difference to the five-member model and a page-bootstrap 95 % interval. The second stage and
+the page-type decoding are left out: seven full fits would take an hour on a shared machine.
+
+    BOILERBENCH_DATA=../shared/datasets PYTHONPATH=. python benchmarks/stack_members.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+from cli import run_main
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from boilerbench.cache import set_cache_dir
+from boilerbench.experiments.runner import build, mixture_split
+from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.extractors.stack import Stack
+from boilerbench.extractors.stack.features import VOTE_FEATURES, crf_vocabulary, feature_names
+from boilerbench.extractors.stack.model import split_pages
+from boilerbench.extractors.stack.page_types import word_f1
+
+MEMBERS = ("trafilatura", "readability", "justext", "boilerpipe", "resiliparse")
+
+
+def variants() -> dict[str, tuple[tuple[str, ...], bool]]:
+    """Each variant's members, and whether it keeps the CRF features."""
+    out = {"all five": (MEMBERS, True)}
+    out.update({f"without {m}": (tuple(x for x in MEMBERS if x != m), True) for m in MEMBERS})
+    out["resiliparse only"] = (("resiliparse",), True)
+    out["resiliparse only, no CRF features"] = (("resiliparse",), False)
+    out["trafilatura + resiliparse"] = (("trafilatura", "resiliparse"), True)
+    out["no member (features=blocks)"] = ((), True)
+    return out
+
+
+def columns(names: list[str], X: np.ndarray, kept: tuple[str, ...], crf: bool = True) -> np.ndarray:
+    """The rows with only the ``kept`` members' vote columns, their keep share recomputed (and
+    without the CRF features unless ``crf``)."""
+    own = [j for j, n in enumerate(names) if not n.startswith("member") and (crf or not n.startswith("crf."))]
+    mine = [j for j, n in enumerate(names) if any(n.startswith(f"member.{m}.") for m in kept)]
+    votes = [names.index(f"member.{m}.{VOTE_FEATURES[0]}") for m in kept]
+    share = X[:, votes].mean(axis=1, keepdims=True) if votes else np.zeros((len(X), 0))
+    return np.hstack([X[:, own + mine], share])
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cache-dir", default=".cache/boilerbench")
+    parser.add_argument("--resamples", type=int, default=1000)
+    args = parser.parse_args(argv)
+    set_cache_dir(args.cache_dir)
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("config", overrides=["+headline=stack", "dataset=wcxb", "paths.root_dir=."])
+    split, _, _ = mixture_split(cfg, build(cfg.dataset).load(), [str(e) for e in cfg.train_on])
+    config = OmegaConf.to_container(cfg.extractor, resolve=True)
+    assert isinstance(config, dict)
+    stack: Stack = build({**config, "members": list(MEMBERS), "second_stage": False, "decoding": "threshold"})
+    start = time.perf_counter()
+    stack.vocabulary_ = crf_vocabulary(split.train)
+    X, y, w, _ = stack._dataset(split.train)
+    Xv, yv, wv, held = stack._dataset(split.validation)
+    seconds = time.perf_counter() - start
+    print(f"rows: {len(y)} training, {len(yv)} validation blocks ({len(held)} pages), built in {seconds:.0f} s")
+    names = feature_names("all", MEMBERS, stack.vocabulary_)
+    rng = np.random.default_rng(0)
+    draws = rng.integers(0, len(held), (args.resamples, len(held)))
+    base = None
+    for name, (kept, crf) in variants().items():
+        trees = stack._fit_trees(columns(names, X, kept, crf), y, w, columns(names, Xv, kept, crf), yv, wv)
+        p = stack._predict(trees, columns(names, Xv, kept, crf))
+        pages = zip(split_pages(p, held), split_pages(yv, held), held, strict=True)
+        f1 = np.array([word_f1((q >= 0.5).astype(np.int8), gold, counts) for q, gold, (_, counts) in pages])
+        base = f1 if base is None else base
+        diff = f1 - base
+        low, high = np.percentile(diff[draws].mean(axis=1), [2.5, 97.5])
+        print(
+            f"  {name:<28} word F1 {f1.mean():.4f}   vs all five {diff.mean():+.4f} [{low:+.4f}, {high:+.4f}]"
+            f"   trees {stack._n_trees(trees)}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)
