@@ -1,0 +1,61 @@
+"""The pretrained model shipped in the package (boilerbench/models/default.bbmodel, `make model`):
+it loads (its golden outputs hold under this code), and on hand-made pages it keeps the article,
+every post of a thread and every item of a listing, and drops the menu and the footer."""
+
+from __future__ import annotations
+
+import pytest
+
+import boilerbench
+from boilerbench.api import DEFAULT_MODEL
+from boilerbench.experiments.golden import GOLDEN_PAGES
+from boilerbench.experiments.model_file import load_model_file
+
+pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no model shipped in this checkout")
+
+GREEK_POST = "Το δημοτικό συμβούλιο συνεδρίασε την Τρίτη το βράδυ για να συζητήσει τον νέο προϋπολογισμό των σχολείων"
+EXPECTED = {
+    "en_article": "\n".join(
+        [
+            "Council approves the new budget for schools",
+            "By Anna Smith",
+            "The city council met on Tuesday evening to discuss the new budget for schools and public libraries, "
+            "and after a long debate it decided that more money would go to education next year.",
+            "Teachers welcomed the decision, which they said had been expected for a long time, while some members "
+            "of the council asked where the money would come from and whether taxes would rise.",
+        ]
+    ),
+    "el_forum": "\n".join(f"χρήστης{i}\n{GREEK_POST}, απάντηση {i}." for i in range(1, 6)),
+    "en_listing": "\n".join(
+        ["Garden tools"]
+        + [
+            f"Spade model {i}\nA sturdy steel spade with an ash handle, item {i}.\n{10 + i}.99 EUR"
+            for i in range(1, 11)
+        ]
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def model():
+    return boilerbench.load_model()
+
+
+def test_the_shipped_model_is_the_multilingual_stack(model):
+    _, manifest = load_model_file(DEFAULT_MODEL)
+    assert manifest["extractor"] == "stack" and "daniel" in manifest["trained_on"]
+    assert set(manifest["golden"]) == set(GOLDEN_PAGES)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_article_thread_and_listing_kept_whole_menu_and_footer_dropped(model, name):
+    assert boilerbench.extract(GOLDEN_PAGES[name], model=model) == EXPECTED[name]
+
+
+@pytest.mark.parametrize(
+    ("name", "first"), [("ru_article", "Городской совет утвердил бюджет"), ("zh_article", "市议会通过新预算")]
+)
+def test_russian_and_chinese_articles(model, name, first):
+    text = boilerbench.extract(GOLDEN_PAGES[name], model=model)
+    assert text is not None and text.splitlines()[0] == first and len(text.splitlines()) == 2
+    assert "Home" not in text and "©" not in text
