@@ -93,12 +93,14 @@ CHINESE_ROWS = ("scedd", "cetd", "bte", "trafilatura", "readability", "stack")
 
 
 def table_chinese(runs: pd.DataFrame) -> Table:
-    """SCEDD and CETD on the Chinese pages (DANIEL's test pages, the Chinese set): token F1 and
+    """SCEDD and CETD on the Chinese pages (each dataset with full-text gold and :data:`MIN_PAGES`
+    Chinese pages or more: DANIEL's test pages, the Chinese set, magic-html-bench's): token F1 and
     SCEDD's own error measure (mean, and the share of pages above 0.2: "wrong"), next to Xi et
     al.'s figure for SCEDD (on their short pages only)."""
     runs = latest_runs(runs[runs["extractor"].isin(CHINESE_ROWS)], ["extractor", "dataset"])
     zh = runs.get("lang.zh.n_pages", pd.Series(float("nan"), index=runs.index))
-    datasets = sorted(runs.loc[zh.notna(), "dataset"].unique())
+    full_text = ~runs["dataset"].isin(SNIPPET_ONLY)
+    datasets = sorted(runs.loc[(zh >= MIN_PAGES) & full_text, "dataset"].unique())
     if not datasets:
         raise MissingRuns("scedd and cetd on pages in Chinese (experiment=table_languages)")
     published = PUBLISHED[("scedd", "chinese")]["lcs_error.wrong_rate"]
