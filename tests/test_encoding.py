@@ -74,3 +74,9 @@ def test_a_declared_encoding_that_nothing_decodes_cleanly_is_used_with_replaceme
     assert f"{text}\ufffd</p>" in decoded
     undeclared = b"<p>caf\xe9 \x81</p>"  # no declaration: windows-1252 as before
     assert decode_bytes(undeclared) == "<p>caf\u00e9 \ufffd</p>"
+    # a Latin-1 page declared UTF-8: every accented letter would be damage, so windows-1252
+    latin = b'<meta charset="utf-8"><p>caf\xe9 cr\xe8me br\xfbl\xe9e</p>'
+    assert decode_bytes(latin).endswith("<p>caf\u00e9 cr\u00e8me br\u00fbl\u00e9e</p>")
+    # a UTF-8 page with one stray byte: its UTF-8 letters outnumber the damage
+    stray = '<meta charset="utf-8"><p>“café” — crème</p>'.encode() + b"\x81"
+    assert decode_bytes(stray).endswith("<p>“café” — crème</p>\ufffd")

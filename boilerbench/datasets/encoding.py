@@ -10,7 +10,8 @@ code pages for English pages, so results would depend on what else is installed.
 slow (about 0.1 s on the 10 % of pages that reach it), so its verdict is disk-cached.
 ``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252 and ``gb2312``/``gbk`` labels (and
 guesses) GB18030, as browsers read them. When nothing decodes cleanly, the first hinted or
-declared encoding is used with damaged bytes replaced (what a browser shows), else windows-1252.
+declared encoding is used with its damaged bytes replaced where they are no more than the
+characters it reads beyond ASCII (what a browser shows), else windows-1252.
 Nothing is decoded with ``errors="ignore"``; undecodable bytes become U+FFFD only in that final
 fallback.
 """
@@ -110,10 +111,20 @@ def _decode(data: bytes, hints, is_html: bool) -> str:
             return data.decode(guess)
         except UnicodeDecodeError:
             pass
-    # none decodes cleanly: trust the first hinted or declared encoding, damaged bytes replaced,
-    # as a browser does; windows-1252 only when nothing is declared
-    declared = next((c for c in map(_canonical, candidates) if c is not None), None)
-    return data.decode(declared or "windows-1252", errors="replace")
+    # none decodes cleanly: the first hinted or declared encoding whose damaged bytes are no more
+    # than the characters it reads beyond ASCII (a GBK page with one cut sequence, a UTF-8 page
+    # with a few stray bytes), as a browser would show it; else windows-1252 (a Latin-1 page
+    # declared UTF-8, whose every accented letter would be damage)
+    for label in candidates:
+        canonical = _canonical(label)
+        if canonical is None:
+            continue
+        text = data.decode(canonical, errors="replace")
+        damaged = text.count("\ufffd")
+        read = len(text) - damaged - len(text.encode("ascii", errors="ignore"))
+        if read >= max(damaged, 1):
+            return text
+    return data.decode("windows-1252", errors="replace")
 
 
 def _detect(data: bytes, is_html: bool) -> str:

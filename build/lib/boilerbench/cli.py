@@ -1,0 +1,681 @@
+"""``boilerbench extract``: extract the main text of your own pages, with the default model, a
+trained model file or an extractor that needs no training.
+
+    boilerbench extract [--model PATH | --extractor NAME [--set KEY=VALUE]...] INPUT...
+                        [-o FILE | -o DIR/] [--format text|markdown|jsonl|csv] [--with-metadata]
+                        [-j N | --cluster ADDRESS]
+    boilerbench extract --list-extractors
+    boilerbench --version
+
+INPUT is an HTML file, a folder, ``-`` (one page on standard input), a JSON Lines file
+(``.jsonl``/``.ndjson``: one object a line with ``html`` and optional ``id`` and ``url``) or a
+WARC file (``.warc``, ``.warc.gz``: its response records, read with FastWARC); a ``.gz`` file is
+read through gzip. From a folder (recursively, hidden files left out, in sorted order) only
+HTML files (``.html``, ``.htm``, ``.xhtml``, and gzipped), WARC and JSON Lines files are read:
+every other file is a ``skipped`` row with its reason, as is the run's own output file. URLs are
+refused: nothing is fetched. With neither ``--model`` nor ``--extractor`` the model shipped with
+the package (:data:`boilerbench.api.DEFAULT_MODEL`) is used.
+
+Every input ends as a row: ``extracted`` (with its text), ``empty`` (the extractor found no
+main text), ``failed`` (its ``error``: an unreadable or binary file, a truncated WARC, an
+extractor error, a worker process that died twice on it: ``WorkerCrashed``) or ``skipped`` (its
+reason: a non-HTML file or WARC response). Rows keep the input order. Warnings (an extractor that
+returns nothing on a Chinese page, ensemble members that refused a page for its size) are in
+the row and on standard error. The last line on standard error counts extracted / empty /
+failed / skipped.
+
+Output: standard output or ``-o FILE``; ``-o DIR/`` (an existing folder, or a name ending in
+``/`` whose parent exists) writes one file per page, named after its input (``a/b.html.gz`` ->
+``DIR/a/b.txt``; a WARC or JSON Lines record -> ``DIR/<file>/<n>.txt``). ``--format text``
+writes a single page's text as it is and several pages each after a ``==> ID <==`` line;
+``markdown`` the same in markdown; ``jsonl`` one object per row; ``csv`` one line per row.
+
+Exit status: 0 when no page failed, 1 when some did, 2 on a usage or environment error (one line
+on standard error: a missing input or model file, an unreadable model file, a bad option, an
+unreachable cluster), 130 on Ctrl-C (after writing every finished row and the counts).
+
+``-j N`` extracts in N forked worker processes (:func:`boilerbench.experiments.parallel.run_with_retries`:
+a killed worker's pages are run again, and a page whose worker dies twice is reported as
+``WorkerCrashed``); ``--cluster ADDRESS`` on a Dask cluster (:mod:`boilerbench.distributed`).
+This is the top floor: it imports the runner's pieces; nothing imports it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import gzip
+import json
+import re
+import signal
+import sys
+import time
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import IO, Any, NoReturn
+
+from boilerbench import __version__
+from boilerbench.errors import BoilerbenchError, import_optional
+
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+WARC_SUFFIXES = (".warc", ".arc")
+HTML_SUFFIXES = (".html", ".htm", ".xhtml")
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+FORMATS = ("text", "markdown", "jsonl", "csv")
+EXTENSIONS = {"text": ".txt", "markdown": ".md", "jsonl": ".json", "csv": ".csv"}
+STATUSES = ("extracted", "empty", "failed", "skipped")
+METADATA_FIELDS = ("title", "author", "date", "language", "sitename", "canonical_url", "page_type")
+CSV_FIELDS = ("id", "url", "status", "text", "error", "skipped", "warnings", "ms")
+#: Extractors that read the gold text: they cannot run on pages without one.
+NEEDS_GOLD = ("oracle",)
+#: A file is binary, not HTML, when more than this share of its first 8 KB are control bytes.
+BINARY_SHARE = 0.05
+_CONTROL_BYTES = bytes([*range(0, 9), *range(14, 32), 127])
+#: Pages handed to the worker processes at a time (per worker): bounded memory on any input.
+BATCH_PER_WORKER = 64
+
+
+class UsageError(BoilerbenchError):
+    """A wrong command line or environment: exit status 2."""
+
+
+@dataclass
+class Item:
+    """One input page: raw bytes, or why it has none (an ``error``, or a ``skipped`` reason);
+    ``name`` is its output file's path under ``-o DIR`` (no extension)."""
+
+    id: str
+    data: bytes = b""
+    url: str | None = None
+    charset: str | None = None
+    error: str = ""
+    skipped: str = ""
+    name: str = ""
+
+
+def looks_binary(data: bytes) -> bool:
+    """Whether ``data`` looks like a binary file: many control bytes in its first 8 KB (a UTF-16
+    page, which has NUL bytes, starts with a byte-order mark and is not binary)."""
+    head = data[:8192]
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return False
+    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
+    return controls > BINARY_SHARE * len(head)
+
+
+def _kind(path: Path) -> str | None:
+    """``html``, ``jsonl`` or ``warc`` from the file name (a ``.gz`` suffix looked through), else None."""
+    name = path.name.lower().removesuffix(".gz")
+    for kind, suffixes in (("html", HTML_SUFFIXES), ("jsonl", JSONL_SUFFIXES), ("warc", WARC_SUFFIXES)):
+        if name.endswith(suffixes):
+            return kind
+    return None
+
+
+def _stem(path: Path) -> str:
+    """The file name without its format suffixes (``a.html.gz`` -> ``a``)."""
+    name = path.name
+    for suffix in (".gz", *HTML_SUFFIXES, *JSONL_SUFFIXES, *WARC_SUFFIXES):
+        if name.lower().endswith(suffix):
+            name = name[: -len(suffix)]
+    return name or path.name
+
+
+def _read(path: Path) -> bytes:
+    """The file's bytes, through gzip when it is gzipped (by its magic number)."""
+    data = path.read_bytes()
+    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
+def _jsonl_items(path: Path, name: str) -> Iterator[Item]:
+    opener = gzip.open if path.name.lower().endswith(".gz") else open
+    with opener(path, "rb") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            fallback = f"{path}:{number}"
+            try:
+                record = json.loads(line)
+                html = record["html"]
+                if not isinstance(html, str):
+                    raise TypeError("'html' is not a string")
+            except (ValueError, KeyError, TypeError) as err:
+                yield Item(fallback, error=f"bad JSON line: {type(err).__name__}: {err}", name=f"{name}/{number}")
+                continue
+            page_id = str(record.get("id", fallback))
+            yield Item(page_id, html.encode("utf-8"), record.get("url"), "utf-8", name=f"{name}/{number}")
+
+
+def _sniff_html(data: bytes) -> bool:
+    head = data[:1024].lstrip().lower()
+    return head.startswith((b"<!doctype html", b"<html", b"<?xml")) or b"<html" in head
+
+
+def _gzip_complete(path: Path) -> bool:
+    """Whether a gzip file ends where its last member ends (a truncated download does not)."""
+    decompressor = zlib.decompressobj(wbits=47)
+    with path.open("rb") as raw:
+        while chunk := raw.read(1 << 20):
+            while chunk:
+                decompressor.decompress(chunk)
+                chunk = decompressor.unused_data
+                if chunk or decompressor.eof:
+                    if not chunk:
+                        break
+                    decompressor = zlib.decompressobj(wbits=47)
+    return decompressor.eof
+
+
+def _warc_records(path: Path, name: str, stream: IO[bytes]) -> Iterator[Item]:
+    warc = import_optional("fastwarc.warc", "fastwarc", 'install it with: pip install -e ".[warc]"')
+    records = warc.ArchiveIterator(stream, record_types=warc.WarcRecordType.response, parse_http=True)
+    for number, record in enumerate(records, start=1):
+        url = record.headers.get("WARC-Target-URI")
+        page_id, out = record.record_id or f"{path}#{number}", f"{name}/{number}"
+        content_type = (record.http_content_type or "").lower()
+        try:
+            data = record.reader.read()
+        except Exception as err:  # an unreadable record: report it, read on
+            yield Item(page_id, url=url, error=f"unreadable WARC record: {err}", name=out)
+            continue
+        if len(data) < record.content_length:
+            yield Item(page_id, url=url, error="truncated WARC record", name=out)
+        elif content_type in HTML_TYPES or (not content_type and _sniff_html(data)):
+            yield Item(page_id, data, url, record.http_charset, name=out)
+        else:
+            reason = f"not HTML ({content_type})" if content_type else "no Content-Type and not HTML"
+            yield Item(page_id, url=url, skipped=f"WARC response {reason}", name=out)
+
+
+def _warc_items(path: Path, name: str) -> Iterator[Item]:
+    """The response records of a WARC file; a file cut short (a truncated download) ends with a
+    failed row, since its later records are lost."""
+    truncated = path.name.lower().endswith(".gz") and not _gzip_complete(path)
+    try:
+        with path.open("rb") as stream:
+            yield from _warc_records(path, name, stream)
+    except OSError as err:  # fastwarc's "Invalid WARC header" where the file was cut
+        if not truncated:
+            yield Item(str(path), error=f"unreadable WARC file: {err}", name=name)
+    if truncated:
+        yield Item(str(path), error="truncated .gz file: the records after the last one read are lost", name=name)
+
+
+def _file_items(path: Path, name: str) -> Iterator[Item]:
+    kind = _kind(path)
+    if kind == "jsonl":
+        yield from _jsonl_items(path, name)
+    elif kind == "warc":
+        yield from _warc_items(path, name)
+    else:
+        try:
+            yield Item(str(path), _read(path), name=name)
+        except (OSError, EOFError, zlib.error) as err:
+            yield Item(str(path), error=f"cannot read: {type(err).__name__}: {err}", name=name)
+
+
+@dataclass
+class Source:
+    """One input file (or ``-``), with its output name, or why it is skipped."""
+
+    path: Path | None
+    name: str
+    skipped: str = ""
+
+
+def _folder_files(folder: Path) -> list[Path]:
+    files = (p for p in folder.rglob("*") if p.is_file())
+    return sorted(p for p in files if not any(part.startswith(".") for part in p.relative_to(folder).parts))
+
+
+def list_sources(inputs: Sequence[str], exclude: Path | None = None) -> list[Source]:
+    """Every input file in order; a folder's files that are not pages, and ``exclude`` (the
+    run's output), as skipped sources."""
+    sources = []
+    for spec in inputs:
+        if spec == "-":
+            sources.append(Source(None, "stdin"))
+            continue
+        path = Path(spec)
+        files = [(p, str(p.relative_to(path).parent / _stem(p))) for p in _folder_files(path)] if path.is_dir() else []
+        for file, name in files or [(path, _stem(path))]:
+            if exclude is not None and (file.resolve() == exclude or exclude in file.resolve().parents):
+                sources.append(Source(file, name, "the output of this run"))
+            elif path.is_dir() and _kind(file) is None:
+                sources.append(
+                    Source(file, name, f"not an HTML, WARC or JSON Lines file ({file.suffix or 'no suffix'})")
+                )
+            else:
+                sources.append(Source(file, name))
+    return sources
+
+
+def iter_items(sources: Sequence[Source], stdin: IO[bytes] | None = None) -> Iterator[Item]:
+    """Every input page of ``sources`` in order."""
+    for source in sources:
+        if source.path is None:
+            yield Item("-", (stdin or sys.stdin.buffer).read(), name=source.name)
+        elif source.skipped:
+            yield Item(str(source.path), skipped=source.skipped, name=source.name)
+        else:
+            yield from _file_items(source.path, source.name)
+
+
+def check_inputs(inputs: Sequence[str]) -> None:
+    """Raise :class:`UsageError` for a URL (nothing is fetched) or inputs that do not exist."""
+    urls = [s for s in inputs if re.match(r"^[a-z][a-z0-9+.-]*://", s, re.IGNORECASE)]
+    if urls:
+        raise UsageError(f"URLs are not fetched (no network access): {urls[0]}; save the page and give its file")
+    missing = [s for s in inputs if s != "-" and not Path(s).exists()]
+    if missing:
+        raise UsageError(f"no such input: {', '.join(missing)}")
+
+
+# -- the work, in this process or in each worker -----------------------------------------------
+
+_extractor: Any = None
+_extractor_name = ""
+_options: dict[str, bool] = {"markdown": False, "metadata": False}
+_batch: list[Item] = []
+
+
+def load_extractor(extractor: str | None, model: str | None, options: Sequence[str] = ()) -> Any:
+    """The extractor named on the command line, or the one in a model file (default: the shipped model)."""
+    from boilerbench import api
+
+    if extractor is None:
+        if options:
+            raise UsageError("--set applies to --extractor (a model file keeps the options it was trained with)")
+        try:
+            return api.load_model(model).extractor
+        except api.ModelNotFoundError as err:
+            if model is None:
+                raise UsageError(
+                    f"this installation has no default model ({api.DEFAULT_MODEL}): "
+                    "give --model PATH, or --extractor NAME (see --list-extractors)"
+                ) from None
+            raise UsageError(str(err)) from None
+    if extractor in NEEDS_GOLD:
+        raise UsageError(f"extractor {extractor!r} reads the gold text of benchmark pages: it cannot run on your pages")
+    from boilerbench.extractors.compose import extractor_names
+
+    names = extractor_names()
+    if extractor not in names:
+        raise UsageError(f"unknown extractor {extractor!r}; choose one of: {', '.join(names)}")
+    bad = [o for o in options if "=" not in o]
+    if bad:
+        raise UsageError(f"--set takes KEY=VALUE, got {bad[0]!r}")
+    try:
+        return api.load_extractor(extractor, tuple(options)).extractor
+    except BoilerbenchError as err:
+        raise UsageError(str(err).replace("then use that model file", "then use --model PATH")) from None
+    except Exception as err:  # Hydra: an option the extractor does not have
+        raise UsageError(f"bad --set for {extractor}: {str(err).splitlines()[0]}") from None
+
+
+def _row(item: Item, status: str, start: float, text: str = "", error: str = "", **extra: Any) -> dict:
+    return {
+        "id": item.id,
+        "url": item.url,
+        "status": status,
+        "text": text,
+        "error": error,
+        "skipped": item.skipped,
+        "warnings": extra.pop("warnings", []),
+        "ms": round(1000 * (time.perf_counter() - start), 3),
+        "name": item.name,
+        **extra,
+    }
+
+
+def process(item: Item, extractor: Any = None) -> dict:
+    """Extract one page with ``extractor`` (default: this process's): its row. An item that
+    carries an error or a skip reason is not extracted: its row says so."""
+    from boilerbench.api import as_text, extract_document
+    from boilerbench.datasets.page import Page
+
+    start = time.perf_counter()
+    if item.skipped:
+        return _row(item, "skipped", start)
+    error = item.error
+    if not error and not item.data.strip():
+        error = "empty page"
+    elif not error and looks_binary(item.data):
+        error = "binary file, not HTML"
+    if error:
+        return _row(item, "failed", start, error=error)
+    try:
+        page = Page(item.id, as_text(item.data, item.charset), "", item.url)
+        document = extract_document(
+            extractor or _extractor,
+            page,
+            markdown=_options["markdown"],
+            metadata=_options["metadata"],
+            name=_extractor_name,
+        )
+    except Exception as err:  # one bad page never stops the others
+        message = f"{type(err).__name__}: {err}"[:500]
+        if type(err).__name__ == "PageTooLargeError":
+            message += " (raise it with --set max_html_chars=N)"
+        return _row(item, "failed", start, error=message)
+    extra: dict[str, Any] = {"warnings": document.warnings}
+    if document.markdown is not None:
+        extra["markdown"] = document.markdown
+    if document.metadata is not None:
+        extra.update(document.metadata)
+    return _row(item, "extracted" if document.text.strip() else "empty", start, document.text, **extra)
+
+
+def _process_index(index: int) -> dict:
+    return process(_batch[index])
+
+
+def _run_batch(batch: list[Item], jobs: int, rows: list[dict | None]) -> None:
+    """Fill ``rows`` with the rows of ``batch``, extracted in ``jobs`` forked workers."""
+    global _batch
+    from boilerbench.experiments.parallel import WorkerCrashed, run_with_retries
+
+    def done(index: int, row: dict) -> None:
+        rows[index] = row
+
+    def crashed(index: int) -> None:
+        error = f"{WorkerCrashed.__name__}: the worker process died twice on page {batch[index].id!r}"
+        rows[index] = _row(batch[index], "failed", time.perf_counter(), error=error)
+
+    _batch = batch
+    try:
+        run_with_retries(_process_index, len(batch), jobs, done, crashed)
+    finally:
+        _batch = []
+
+
+def run_pages(
+    items: Iterable[Item], jobs: int, extractor: str | None = None, model: str | None = None
+) -> Iterator[dict]:
+    """The rows of ``items`` in input order, extracted in ``jobs`` forked worker processes (1:
+    here) by this process's extractor, or by ``extractor`` / the ``model`` file when one is named.
+    A page whose worker dies twice is a ``WorkerCrashed`` row; on Ctrl-C the finished rows of the
+    batch in flight come out before the interrupt."""
+    global _extractor
+    if extractor is not None or model is not None:
+        _extractor = load_extractor(extractor, model)
+    if jobs <= 1:
+        yield from map(process, items)
+        return
+    iterator = iter(items)
+    while batch := list(islice(iterator, BATCH_PER_WORKER * jobs)):
+        rows: list[dict | None] = [None] * len(batch)
+        try:
+            _run_batch(batch, jobs, rows)
+        except KeyboardInterrupt:
+            yield from (row for row in rows if row is not None)
+            raise
+        yield from (row for row in rows if row is not None)
+
+
+# -- output ------------------------------------------------------------------------------------
+
+
+class Output:
+    """Where rows go: one stream (standard output or ``-o FILE``), or one file per page (``-o DIR/``)."""
+
+    def __init__(self, target: str | None, fmt: str, several: bool, metadata: bool) -> None:
+        self.fmt, self.several, self.metadata = fmt, several, metadata
+        self.folder: Path | None = None
+        self.stream: IO[str] = sys.stdout
+        self.used: Counter[str] = Counter()
+        self.csv: Any = None
+        if target is None:
+            pass
+        elif Path(target).is_dir() or target.endswith(("/", "\\")):
+            self.folder = self._folder(target)
+        else:
+            path = Path(target)
+            if not path.parent.is_dir():
+                raise UsageError(f"-o {target}: no folder {path.parent}")
+            self.stream = open(path, "w", encoding="utf-8", newline="")
+        if self.fmt == "csv" and self.folder is None:
+            self.csv = self._csv_writer(self.stream)
+
+    @staticmethod
+    def _folder(target: str) -> Path:
+        folder = Path(target)
+        if folder.exists() and not folder.is_dir():
+            raise UsageError(f"-o {target}: a file is there, not a folder")
+        if not folder.parent.is_dir():
+            raise UsageError(f"-o {target}: no folder {folder.parent} to make it in")
+        folder.mkdir(exist_ok=True)
+        return folder
+
+    def path(self) -> Path | None:
+        """The output file or folder, resolved (never read as input)."""
+        if self.folder is not None:
+            return self.folder.resolve()
+        return Path(self.stream.name).resolve() if self.stream is not sys.stdout else None
+
+    def _csv_writer(self, stream: IO[str]) -> Any:
+        writer = csv.DictWriter(stream, CSV_FIELDS + (METADATA_FIELDS if self.metadata else ()), extrasaction="ignore")
+        writer.writeheader()
+        return writer
+
+    def _record(self, row: dict) -> dict:
+        record = {k: v for k, v in row.items() if k not in ("name", "markdown")}
+        if self.fmt == "csv":
+            record["warnings"] = "; ".join(row["warnings"])
+        return record
+
+    def _body(self, row: dict) -> str:
+        from boilerbench.api import with_header
+
+        body = row.get("markdown", "") if self.fmt == "markdown" else row["text"]
+        return with_header({k: row.get(k) for k in METADATA_FIELDS}, body) if self.metadata else body
+
+    def write(self, row: dict) -> None:
+        if self.folder is not None:
+            if row["status"] in ("extracted", "empty"):
+                self._write_file(row)
+        elif self.fmt == "jsonl":
+            self.stream.write(json.dumps(self._record(row), ensure_ascii=False) + "\n")
+        elif self.fmt == "csv":
+            self.csv.writerow(self._record(row))
+        elif row["status"] == "extracted":
+            body = self._body(row)
+            self.stream.write(f"==> {row['id']} <==\n{body}\n\n" if self.several else body + "\n")
+
+    def _write_file(self, row: dict) -> None:
+        assert self.folder is not None
+        name = row["name"] or "page"
+        self.used[name] += 1
+        if self.used[name] > 1:
+            name = f"{name}-{self.used[name]}"
+        path = self.folder / (name + EXTENSIONS[self.fmt])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(path, "w", encoding="utf-8", newline="") as out:
+            if self.fmt == "jsonl":
+                out.write(json.dumps(self._record(row), ensure_ascii=False) + "\n")
+            elif self.fmt == "csv":
+                self._csv_writer(out).writerow(self._record(row))
+            else:
+                out.write(self._body(row) + "\n")
+
+    def close(self) -> None:
+        if self.stream is not sys.stdout:
+            self.stream.close()
+        else:
+            self.stream.flush()
+
+
+@contextmanager
+def _deferred_interrupt() -> Iterator[None]:
+    """Hold Ctrl-C (SIGINT) back for the duration of the block, where the platform can."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def write_rows(rows: Iterable[dict], output: Output, progress: bool, total: int | None, counts: Counter[str]) -> None:
+    """Write the rows, counting them by status in ``counts``; report failures and warnings on stderr."""
+    from tqdm import tqdm
+
+    with tqdm(total=total, desc="extract", unit="page", disable=not progress, file=sys.stderr) as bar:
+        for row in rows:
+            with _deferred_interrupt():  # a row is written and counted, or neither
+                output.write(row)
+                counts[row["status"]] += 1
+            if row["error"]:
+                tqdm.write(f"error: {row['id']}: {row['error']}", file=sys.stderr)
+            for warning in row["warnings"]:
+                tqdm.write(f"warning: {row['id']}: {warning}", file=sys.stderr)
+            bar.update()
+
+
+def summary(counts: Counter[str]) -> str:
+    """The last line: pages by status."""
+    total = sum(counts.values())
+    return f"{total} pages: " + ", ".join(f"{counts[s]} {s}" for s in STATUSES)
+
+
+def list_extractors() -> str:
+    """One line per extractor config: whether it runs as it is or needs training."""
+    from boilerbench.extractors.compose import extractor_names, make_extractor
+
+    lines = []
+    for name in extractor_names():
+        if name in NEEDS_GOLD:
+            lines.append(f"{name}\tneeds gold text (evaluation only)")
+            continue
+        try:
+            learns = getattr(make_extractor(name), "learns", True)
+        except BoilerbenchError as err:
+            lines.append(f"{name}\tunavailable: {err}")
+            continue
+        lines.append(f"{name}\t{'needs training (--model PATH)' if learns else 'ready (--extractor ' + name + ')'}")
+    return "\n".join(lines)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {self.prog}: {message}\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _Parser(prog="boilerbench", description="Main-content extraction from web pages.")
+    top.add_argument("--version", action="version", version=f"boilerbench {__version__}")
+    commands = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ex = commands.add_parser(
+        "extract",
+        help="extract the main text of HTML pages",
+        description="Extract the main text of HTML pages with the default model, a model file or an extractor.",
+    )
+    which = ex.add_mutually_exclusive_group()
+    which.add_argument("--extractor", help="an extractor that needs no training (see --list-extractors)")
+    which.add_argument(
+        "--model", help="a model file from 'python run.py ... save_model=PATH' (default: the shipped one)"
+    )
+    ex.add_argument(
+        "inputs", nargs="*", metavar="INPUT", help="HTML files (.gz too), folders, - (stdin), .jsonl, .warc[.gz]"
+    )
+    ex.add_argument("--list-extractors", action="store_true", help="list the extractors, saying which need training")
+    ex.add_argument(
+        "--set", action="append", default=[], metavar="KEY=VALUE", help="an option of --extractor (repeatable)"
+    )
+    ex.add_argument("-o", "--output", help="output file, or folder (existing, or ending in /) for one file per page")
+    ex.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
+    ex.add_argument(
+        "--with-metadata",
+        action="store_true",
+        help="add title, author, date, language, site name, canonical URL (jsonl/csv: fields; text/markdown: a header)",
+    )
+    ex.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default: 1)")
+    ex.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="extract on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); needs the dask extra",
+    )
+    ex.add_argument("--quiet", action="store_true", help="no progress bar")
+    cache = commands.add_parser("cache", help="check the artefact and model caches")
+    cache.add_argument("action", choices=("verify",), help="verify: check every entry, remove the bad ones")
+    cache.add_argument("--dir", type=Path, default=Path(".cache/boilerbench"), help="the cache (paths.cache_dir)")
+    cache.add_argument("--models", type=Path, default=Path("models"), help="the model cache (paths.model_dir)")
+    cache.add_argument("--dry-run", action="store_true", help="report the bad entries, remove nothing")
+    return top
+
+
+def verify_caches(args: argparse.Namespace) -> int:
+    """``boilerbench cache verify``: one line per bad entry, a total; exit status 1 when any was bad."""
+    from boilerbench.cache_verify import verify
+
+    report = verify(args.dir, args.models, remove=not args.dry_run)
+    for path, problem in report.bad:
+        print(f"{'bad' if args.dry_run else 'removed'}: {path}: {problem}")
+    print(f"{report.checked} entries checked, {len(report.bad)} bad ({args.dir}, {args.models})")
+    return 1 if report.bad else 0
+
+
+def _rows(args: argparse.Namespace, sources: list[Source]) -> Iterator[dict]:
+    items = iter_items(sources)
+    if args.cluster:
+        from boilerbench.distributed import run_on_cluster
+
+        options = {"markdown": args.format == "markdown", "metadata": args.with_metadata}
+        return run_on_cluster(items, args.cluster, args.extractor, args.model, tuple(args.set), options)
+    return run_pages(items, args.jobs)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    global _extractor, _extractor_name
+    args = parser().parse_args(argv)
+    if args.command == "cache":
+        return verify_caches(args)
+    counts: Counter[str] = Counter()
+    output: Output | None = None
+    try:
+        if args.list_extractors:
+            print(list_extractors())
+            return 0
+        if not args.inputs:
+            raise UsageError("no INPUT given (files, folders, - for stdin)")
+        if args.jobs < 1:
+            raise UsageError(f"-j must be at least 1, got {args.jobs}")
+        check_inputs(args.inputs)
+        _extractor = load_extractor(args.extractor, args.model, args.set)  # a bad name or model fails before any work
+        _extractor_name = args.extractor or "the model"
+        _options.update(markdown=args.format == "markdown", metadata=args.with_metadata)
+        file_output = args.output and not args.output.endswith(("/", "\\"))
+        if file_output and any(s != "-" and Path(s).resolve() == Path(args.output).resolve() for s in args.inputs):
+            raise UsageError(f"-o {args.output} is also an input: writing it would destroy it")
+        output = Output(args.output, args.format, False, args.with_metadata)
+        sources = list_sources(args.inputs, output.path())
+        output.several = len(sources) > 1 or any(
+            s.path is not None and _kind(s.path) in ("jsonl", "warc") for s in sources
+        )
+        known = all(s.path is None or s.skipped or _kind(s.path) in ("html", None) for s in sources)
+        progress = not args.quiet and sys.stderr.isatty()
+        write_rows(_rows(args, sources), output, progress, len(sources) if known else None, counts)
+    except BoilerbenchError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"interrupted: {summary(counts)}", file=sys.stderr)
+        return 130
+    finally:
+        if output is not None:
+            output.close()
+    print(summary(counts), file=sys.stderr)
+    return 1 if counts["failed"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

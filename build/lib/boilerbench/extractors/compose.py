@@ -1,0 +1,61 @@
+"""Extractors from their config names: compose ``conf/extractor/<name>.yaml`` as the command line
+does (defaults lists and overrides applied) and instantiate it.
+
+The runner, the tests, the benchmarks, ``boilerbench extract`` and the ensembles (whose members
+are config names) all build extractors this way, so a member behaves exactly as the same
+extractor run alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from hydra.errors import InstantiationException
+from hydra.utils import instantiate
+from omegaconf import DictConfig, OmegaConf
+
+from boilerbench.errors import BoilerbenchError, check_choice
+
+#: The project's Hydra config folder.
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+
+
+def extractor_names() -> list[str]:
+    """The names of every extractor config (``conf/extractor/*.yaml``)."""
+    return sorted(p.stem for p in (CONF_DIR / "extractor").glob("*.yaml"))
+
+
+def build(node: DictConfig | dict):
+    """``hydra.utils.instantiate``, re-raising a user-facing error (a bad option, a missing optional
+    package) as itself rather than wrapped in Hydra's ``InstantiationException``."""
+    try:
+        return instantiate(node)
+    except InstantiationException as err:
+        if isinstance(err.__cause__, BoilerbenchError):
+            raise err.__cause__ from None
+        raise
+
+
+def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]:
+    """The resolved config of extractor ``name`` with ``overrides`` (``"k=v"`` on its keys). Works
+    inside a Hydra run (the app's config search path) and outside one."""
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    check_choice("extractor", name, extractor_names())
+    arguments = [f"extractor={name}", *(f"extractor.{o}" for o in overrides)]
+    if GlobalHydra.instance().is_initialized():
+        cfg = compose("config", overrides=arguments)
+    else:
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            cfg = compose("config", overrides=arguments)
+    config = OmegaConf.to_container(cfg.extractor, resolve=True)
+    assert isinstance(config, dict)
+    return {str(k): v for k, v in config.items()}
+
+
+def make_extractor(name: str, overrides: Sequence[str] = ()):
+    """The extractor of ``conf/extractor/<name>.yaml`` with ``overrides``, instantiated."""
+    return build(extractor_config(name, overrides))

@@ -1,0 +1,58 @@
+"""jusText (Pomikálek 2011), with its stoplist chosen by the page's language.
+
+jusText classifies paragraphs by their share of stopwords (Pomikálek 2011, ch. 4): with the
+English stoplist a Russian or Chinese paragraph has none, so every paragraph of such a page is
+boilerplate. ``stoplist: auto`` (the default) identifies the page's language from its visible
+text (:func:`boilerbench.language.detect`, nothing from the dataset) and uses jusText's stoplist
+for it; a page whose language jusText has no stoplist for (or that cannot be identified) is a
+per-page :class:`NoStoplistError`: the runner records it, and in an ensemble or a stack the
+member's vote on that page is missing, not "everything is boilerplate". ``stoplist: none`` is
+jusText's own language-independent mode (an empty stoplist with both stopword thresholds at 0,
+as its documentation describes); any stoplist name fixes that one for every page.
+"""
+
+from __future__ import annotations
+
+from boilerbench.datasets.page import Page
+from boilerbench.errors import check_choice
+from boilerbench.extractors.references.base import ReferenceExtractor
+from boilerbench.language import detect, justext_stoplist
+
+#: The two stoplist modes beside jusText's own stoplist names.
+AUTO = "auto"
+INDEPENDENT = "none"
+
+
+class NoStoplistError(ValueError):
+    """jusText has no stoplist for the page's identified language."""
+
+
+class JusText(ReferenceExtractor):
+    """jusText: the paragraphs it does not classify as boilerplate."""
+
+    MODULE = "justext"
+    DISTRIBUTION = "jusText"
+
+    def __init__(self, stoplist: str = AUTO, max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS) -> None:
+        self.max_html_chars = max_html_chars
+        self._lib = self._require()
+        check_choice("extractor.stoplist", stoplist, [AUTO, INDEPENDENT, *sorted(self._lib.get_stoplists())])
+        self.stoplist = stoplist
+
+    def stoplist_for(self, page: Page) -> str:
+        """The stoplist used on ``page``: the configured one, or the one of its identified language."""
+        if self.stoplist != AUTO:
+            return self.stoplist
+        language = detect(page.blocks.join())
+        name = justext_stoplist(language) if language else None
+        if name is None:
+            raise NoStoplistError(f"jusText has no stoplist for the page's language ({language or 'not identified'})")
+        return name
+
+    def _text(self, page: Page) -> str:
+        name = self.stoplist_for(page)
+        if name == INDEPENDENT:
+            paragraphs = self._lib.justext(page.html, frozenset(), stopwords_low=0, stopwords_high=0)
+        else:
+            paragraphs = self._lib.justext(page.html, self._lib.get_stoplist(name))
+        return "\n".join(p.text for p in paragraphs if not p.is_boilerplate)

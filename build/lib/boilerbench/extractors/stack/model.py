@@ -1,0 +1,545 @@
+"""The stacked extractor: gradient-boosted trees over block features and member votes, with an
+optional HMM smoothing over the block order.
+
+Training rows are the blocks of the training pages, labelled by the gold aligner, weighted by
+their number of words by default (``weighting``), so the trees spend their capacity on the
+blocks that the token metrics count; trees are added until the weighted log-loss on the
+validation pages (10 % of the training pages when the split has none) stops improving for
+``early_stopping`` rounds. Decoding (``decoding``):
+
+- ``threshold``: a block is content when its probability reaches ``threshold``; with
+  ``smoothing`` > 0 the labels are the Viterbi path of ``log p`` plus ``smoothing`` times the log
+  transition probabilities between neighbouring blocks' labels counted on the training pages
+  (Web2Text's decoding, with the trees as unary potentials and a first-order HMM as pairwise);
+- ``expected_f1``: the blocks that maximise the page's expected token F1 under the model
+  (:func:`expected_f1_labels`). Trees fitted with word-weighted rows estimate, per block, the
+  share of its words that are content, so a page's expected content is ``sum p w``; where the
+  model hesitates over a whole page (a thread's replies, a listing's items) the page's
+  attainable F1 is lower, and so is the probability worth keeping a block at (half that F1:
+  Lipton, Elkan and Narayanaswamy, ECML PKDD 2014), where a fixed threshold drops them all;
+- ``by_page_type``: one of the two per page, by the page's predicted type
+  (:mod:`boilerbench.extractors.stack.page_types`: which type gets which is learnt on the
+  training pages, out of fold, and the validation pages).
+
+With ``second_stage`` the probabilities come from a second set of trees whose rows add, to the
+same features, the first stage's view of each block's structural kin
+(:func:`~boilerbench.extractors.stack.features.context_features`: the blocks with the same tag
+path, the blocks around it, the page): the first stage judges each block alone and keeps the
+best paragraph of a listing or a forum thread, while its items and posts share one structure.
+The second stage learns from first-stage probabilities of the training pages predicted by trees
+that did not see them (``stage_folds`` folds of pages, stacked generalisation), so that it sees
+the first stage's errors as they fall on new pages; a page repeated by a balanced mixture stays
+in one fold.
+
+Backends: LightGBM (default; saved as its text model format) or scikit-learn's
+HistGradientBoostingClassifier (saved with pickle, so only load those you made). The choice of
+the default is measured in ``benchmarks/stack_gbt.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import pickle
+import random
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from boilerbench.atomic import atomic_write_bytes, atomic_write_text
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError, check_choice, import_optional
+from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.derived import derive
+from boilerbench.extractors.ensembles import DEFAULT_MEMBERS, check_members
+from boilerbench.extractors.members import WithMembers, vote_matrix
+from boilerbench.extractors.persistence import require_fitted
+from boilerbench.extractors.sequence import viterbi
+from boilerbench.extractors.stack.compiled_trees import compile_trees
+from boilerbench.extractors.stack.features import (
+    CONTEXT_FEATURES,
+    FEATURE_GROUPS,
+    TEXT_RULES,
+    context_features,
+    crf_vocabulary,
+    feature_names,
+    page_matrix,
+)
+from boilerbench.extractors.stack.page_types import (
+    TypeGate,
+    choose_decodings,
+    decoding_gains,
+    fit_classifier,
+    out_of_fold_types,
+    page_summary,
+    word_f1,
+)
+from boilerbench.extractors.training import hold_out
+
+log = logging.getLogger(__name__)
+
+#: What the second stage reads of a page besides its rows: its blocks' tag paths and word counts.
+Layout = tuple[list[str], np.ndarray]
+
+BACKENDS = ("lightgbm", "sklearn")
+WEIGHTINGS = ("words", "log_words", "blocks")
+DECODINGS = ("threshold", "expected_f1", "by_page_type")
+STATE_FILE = "stack.json"
+MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
+#: The second stage's model file: the first stage's name with this before the suffix.
+STAGE_TWO = ".stage2"
+
+
+def block_weights(words: np.ndarray, weighting: str) -> np.ndarray:
+    """Training weight of each block: its words (at least 1), 1 + log of them, or 1."""
+    if weighting == "words":
+        return np.maximum(words, 1).astype(np.float64)
+    if weighting == "log_words":
+        return 1.0 + np.log1p(words)
+    return np.ones(len(words))
+
+
+def expected_f1_labels(p: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """The labels that maximise the plug-in expected F1 ``2 sum_S p w / (sum_S w + sum p w)`` of
+    the kept set ``S`` (Jansche, HLT/EMNLP 2005; Nan et al., ICML 2012): the blocks in order of
+    ``p``, the best prefix (ties: the shortest). Nothing is kept where no block is expected to be
+    content (``sum p w`` = 0)."""
+    labels = np.zeros(len(p), dtype=np.int8)
+    w = np.maximum(words, 1).astype(np.float64)
+    expected = float(p @ w)
+    if not len(p) or expected <= 0:
+        return labels
+    order = np.argsort(-p, kind="stable")
+    f1 = 2 * np.cumsum(p[order] * w[order]) / (np.cumsum(w[order]) + expected)
+    labels[order[: int(np.argmax(f1)) + 1]] = 1
+    return labels
+
+
+def split_pages(values: np.ndarray, layouts: Sequence[Layout]) -> list[np.ndarray]:
+    """Rows (or per-block values) concatenated over pages, cut back into one array per page."""
+    return np.split(values, np.cumsum([len(paths) for paths, _ in layouts])[:-1])
+
+
+class StageClock:
+    """Milliseconds between successive :meth:`lap` calls, by stage name."""
+
+    def __init__(self) -> None:
+        self.laps: dict[str, float] = {}
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        """Record the time since the previous lap (or the clock's start) as ``stage``'s."""
+        now = time.perf_counter()
+        self.laps[stage] = 1000 * (now - self._last)
+        self._last = now
+
+
+def transition_log_probs(label_sequences: Sequence[np.ndarray]) -> np.ndarray:
+    """log P(next label | label) over 2 x 2 label pairs, counted over the sequences (add-one)."""
+    counts = np.ones((2, 2))
+    for labels in label_sequences:
+        if len(labels) > 1:
+            np.add.at(counts, (labels[:-1], labels[1:]), 1)
+    return np.log(counts / counts.sum(axis=1, keepdims=True))
+
+
+class Stack(WithMembers, Estimator):
+    """Gradient-boosted trees over block features (``features``: ``blocks``), member votes
+    (``votes``) or both (``all``, default); hyperparameters are the trees' and the decoding's."""
+
+    def __init__(
+        self,
+        members: Sequence[str] = DEFAULT_MEMBERS,
+        features: str = "all",
+        backend: str = "lightgbm",
+        n_estimators: int = 1000,
+        learning_rate: float = 0.05,
+        num_leaves: int = 31,
+        min_child_samples: int = 20,
+        subsample: float = 0.8,
+        colsample: float = 0.8,
+        reg_lambda: float = 1.0,
+        early_stopping: int = 50,
+        weighting: str = "words",
+        threshold: float = 0.5,
+        smoothing: float = 0.0,
+        decoding: str = "threshold",
+        second_stage: bool = True,
+        stage_folds: int = 3,
+        validation_share: float = 0.1,
+        n_jobs: int = 1,
+        seed: int = 0,
+        text_rules: str = "multilingual",
+        crf: bool = True,
+        compiled_trees: bool = False,
+    ) -> None:
+        check_choice("extractor.features", features, FEATURE_GROUPS)
+        check_choice("extractor.text_rules", text_rules, TEXT_RULES)
+        check_choice("extractor.backend", backend, BACKENDS)
+        check_choice("extractor.weighting", weighting, WEIGHTINGS)
+        check_choice("extractor.decoding", decoding, DECODINGS)
+        if decoding == "expected_f1" and smoothing:
+            raise ConfigError("extractor.smoothing applies to decoding=threshold: set smoothing=0 with expected_f1")
+        if not 0.0 < threshold < 1.0 or smoothing < 0 or n_estimators < 1 or learning_rate <= 0 or stage_folds < 2:
+            raise ConfigError(
+                "need 0 < threshold < 1, smoothing >= 0, n_estimators >= 1, learning_rate > 0 and stage_folds >= 2, "
+                f"got {threshold}, {smoothing}, {n_estimators}, {learning_rate}, {stage_folds}"
+            )
+        self.members = check_members(members) if features != "blocks" else tuple(members)
+        self.features = features
+        self.backend = backend
+        self.n_estimators = n_estimators
+        self.learning_rate = learning_rate
+        self.num_leaves = num_leaves
+        self.min_child_samples = min_child_samples
+        self.subsample = subsample
+        self.colsample = colsample
+        self.reg_lambda = reg_lambda
+        self.early_stopping = early_stopping
+        self.weighting = weighting
+        self.threshold = threshold
+        self.smoothing = smoothing
+        self.decoding = decoding
+        self.second_stage = second_stage
+        self.stage_folds = stage_folds
+        self.validation_share = validation_share
+        self.n_jobs = n_jobs
+        self.seed = seed
+        self.text_rules = text_rules
+        self.crf = crf
+        self.compiled_trees = compiled_trees
+
+    # -- members and rows -------------------------------------------------------------------
+
+    @property
+    def uses_votes(self) -> bool:  # type: ignore[override]
+        """False for ``features=blocks``: no member is built or run."""
+        return self.features != "blocks"
+
+    def _votes(self, page: Page) -> np.ndarray | None:
+        return vote_matrix(self.built_members(), page) if self.uses_votes else None
+
+    def _rows(self, page: Page, votes: np.ndarray | None = None) -> np.ndarray:
+        """The page's feature rows, from its members' ``votes`` (run now when not given)."""
+        if votes is None:
+            votes = self._votes(page)
+        return page_matrix(page, self.features, votes, self.vocabulary_, self.text_rules)
+
+    def _example(self, page: Page) -> tuple[np.ndarray, np.ndarray, Layout]:
+        """A training page's feature rows, gold labels and layout."""
+        layout = (page.blocks.paths, page.blocks.word_counts)
+        return self._rows(page), page.gold_labels.astype(np.int64), layout
+
+    def _dataset(self, pages: Sequence[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Layout]]:
+        """Rows, labels and weights of the pages' blocks, and each page's layout (pages released:
+        :func:`~boilerbench.extractors.derived.derive`)."""
+        examples = derive(pages, self._example)
+        layouts = [layout for _, _, layout in examples]
+        weights = [block_weights(counts, self.weighting) for _, counts in layouts]
+        rows, labels = [x for x, _, _ in examples], [y for _, y, _ in examples]
+        return np.concatenate(rows), np.concatenate(labels), np.concatenate(weights), layouts
+
+    @staticmethod
+    def _context(layouts: Sequence[Layout], p: np.ndarray) -> np.ndarray:
+        """The second stage's context columns of the pages' blocks, from first-stage ``p`` (rows in page order)."""
+        ends = np.cumsum([len(paths) for paths, _ in layouts])
+        parts = [
+            context_features(paths, counts.astype(np.float64), q)
+            for (paths, counts), q in zip(layouts, np.split(p, ends[:-1]), strict=True)
+        ]
+        return np.concatenate(parts) if parts else np.zeros((0, len(CONTEXT_FEATURES)))
+
+    def _out_of_fold(self, pages: Sequence[Page], layouts: Sequence[Layout], X, y, w, Xv, yv, wv) -> np.ndarray:
+        """First-stage probabilities of the training rows, each page's from trees fitted on the
+        other folds (``stage_folds`` folds of distinct pages, seeded)."""
+        distinct = list(dict.fromkeys(id(page) for page in pages))
+        order = np.random.default_rng(self.seed).permutation(len(distinct))
+        fold_of = {key: int(order[k]) % self.stage_folds for k, key in enumerate(distinct)}
+        row_fold = np.repeat([fold_of[id(page)] for page in pages], [len(paths) for paths, _ in layouts])
+        p = np.zeros(len(y))
+        for fold in range(self.stage_folds):
+            held = row_fold == fold
+            if held.any() and (~held).any():
+                trees = self._fit_trees(X[~held], y[~held], w[~held], Xv, yv, wv)
+                p[held] = self._predict(trees, X[held])
+        return p
+
+    # -- learning ---------------------------------------------------------------------------
+
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> Stack:
+        start = time.perf_counter()
+        train, validation = hold_out(train, validation, self.validation_share, random.Random(self.seed))
+        if not train:
+            raise ConfigError("the stack needs training pages with text")
+        by_type = self.decoding == "by_page_type"
+        if by_type and (len({page.page_type for page in train} - {None}) < 2 or not validation):
+            raise ConfigError(
+                "extractor.decoding=by_page_type needs training pages of two page types or more (as WCXB's) "
+                "and validation pages"
+            )
+        self.vocabulary_ = crf_vocabulary(train) if self.features != "votes" and self.crf else []
+        X, y, w, layouts = self._dataset(train)
+        Xv, yv, wv, held = self._dataset(validation) if validation else (None, None, None, [])
+        self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
+        self.stage_two_ = None
+        oof = self._out_of_fold(train, layouts, X, y, w, Xv, yv, wv) if self.second_stage or by_type else None
+        if self.second_stage and oof is not None:
+            C = self._context(layouts, oof)
+            if Xv is not None:
+                Xv = np.hstack([Xv, self._context(held, self._predict(self.model_, Xv))])
+            self.stage_two_ = self._fit_trees(np.hstack([X, C]), y, w, Xv, yv, wv)
+        self.gate_ = self._fit_gate(train, (X, y, oof, layouts), (Xv, yv, held)) if by_type else None
+        ends = np.cumsum([len(paths) for paths, _ in layouts])
+        self.transitions_ = transition_log_probs(np.split(y, ends[:-1]))
+        self.fit_info_ = {
+            "train_pages": len(train),
+            "validation_pages": len(validation),
+            "train_blocks": int(len(y)),
+            "n_features": int(X.shape[1]),
+            "n_trees": self._n_trees(self.model_),
+            "n_trees_stage_two": self._n_trees(self.stage_two_) if self.stage_two_ is not None else 0,
+            "page_type_decoding": self.gate_.decoding if self.gate_ is not None else None,
+            "page_type_gains": self.decoding_gains_ if self.gate_ is not None else None,
+            "fit_s": time.perf_counter() - start,
+        }
+        log.info("stack fitted: %s", self.fit_info_)
+        return self
+
+    def _fit_gate(self, train: Sequence[Page], fitted: tuple, validation: tuple) -> TypeGate:
+        """The page-type classifier, fitted on the distinct training pages that have a type, and
+        each type's decoding, chosen over the training pages (their out-of-fold first-stage
+        probabilities, and for the typed pages their out-of-fold types) and the validation pages
+        (the final probabilities). ``fitted``: the training rows, labels, out-of-fold
+        probabilities and layouts; ``validation``: the validation rows (with the second stage's
+        context columns when there is one), labels and layouts."""
+        X, y, oof, layouts = fitted
+        Xv, yv, held = validation
+        summaries = [
+            page_summary(rows, counts) for rows, (_, counts) in zip(split_pages(X, layouts), layouts, strict=True)
+        ]
+        typed = {id(page): k for k, page in enumerate(train) if page.page_type is not None}
+        types = [str(train[k].page_type) for k in typed.values()]
+        rows = np.array([summaries[k] for k in typed.values()])
+        gate = fit_classifier(rows, types, self.seed)
+        held_out = dict(zip(typed, out_of_fold_types(rows, types, self.stage_folds, self.seed), strict=True))
+        predicted = [
+            held_out.get(id(page)) or gate.page_type(summary) for page, summary in zip(train, summaries, strict=True)
+        ]
+        pages = zip(split_pages(oof, layouts), split_pages(y, layouts), layouts, strict=True)
+        scores = [self._scorer(q, gold, counts) for q, gold, (_, counts) in pages]
+        p = self._predict(self.stage_two_ if self.stage_two_ is not None else self.model_, Xv)
+        held_pages = zip(split_pages(Xv, held), split_pages(p, held), split_pages(yv, held), held, strict=True)
+        for rows_v, q, gold, (_, counts) in held_pages:
+            predicted.append(gate.page_type(page_summary(rows_v[:, : X.shape[1]], counts)))
+            scores.append(self._scorer(q, gold, counts))
+        self.decoding_gains_ = decoding_gains(predicted, scores)
+        gate.decoding = choose_decodings(gate.classes, self.decoding_gains_)
+        return gate
+
+    def _scorer(self, p: np.ndarray, gold: np.ndarray, words: np.ndarray) -> Callable[[str], float]:
+        """A page's word F1 with a given decoding of ``p``."""
+        return lambda decoding: word_f1(self.decode(p, words, decoding), gold, words)
+
+    def _fit_trees(self, X, y, w, Xv, yv, wv) -> Any:
+        if self.backend == "lightgbm":
+            lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
+            params = {
+                "objective": "binary",
+                "learning_rate": self.learning_rate,
+                "num_leaves": self.num_leaves,
+                "min_child_samples": self.min_child_samples,
+                "bagging_fraction": self.subsample,
+                "bagging_freq": 1 if self.subsample < 1 else 0,
+                "feature_fraction": self.colsample,
+                "lambda_l2": self.reg_lambda,
+                "num_threads": self.n_jobs,
+                "seed": self.seed,
+                "deterministic": True,
+                "force_row_wise": True,
+                "verbosity": -1,
+            }
+            data = lgb.Dataset(X, y, weight=w, free_raw_data=True)
+            callbacks = []
+            valid_sets = []
+            if Xv is not None and len(yv):
+                valid_sets = [lgb.Dataset(Xv, yv, weight=wv, reference=data)]
+                callbacks = [lgb.early_stopping(self.early_stopping, verbose=False)]
+            return lgb.train(params, data, self.n_estimators, valid_sets=valid_sets, callbacks=callbacks)
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        # scikit-learn's binning fails on a column with no value at all (every training page in a
+        # language without a stoplist): such a column says nothing, so it is filled with zeros
+        X = np.where(np.isnan(X).all(axis=0), 0.0, X)
+        validated = Xv is not None and len(yv) > 0 and len(np.unique(yv)) == 2
+        model = HistGradientBoostingClassifier(
+            learning_rate=self.learning_rate,
+            max_iter=self.n_estimators,
+            max_leaf_nodes=self.num_leaves,
+            min_samples_leaf=self.min_child_samples,
+            l2_regularization=self.reg_lambda,
+            max_features=self.colsample,
+            early_stopping=validated,
+            n_iter_no_change=self.early_stopping,
+            random_state=self.seed,
+        )
+        if validated:
+            return model.fit(X, y, sample_weight=w, X_val=Xv, y_val=yv, sample_weight_val=wv)
+        return model.fit(X, y, sample_weight=w)
+
+    def _n_trees(self, model: Any) -> int:
+        if self.backend == "lightgbm":
+            return int(model.best_iteration or model.num_trees())
+        return int(model.n_iter_)
+
+    # -- prediction -------------------------------------------------------------------------
+
+    def _predict(self, model: Any, rows: np.ndarray, compiled: bool = False) -> np.ndarray:
+        """P(content) of ``rows`` by ``model``; ``compiled``: by its lleaves build (extraction only:
+        the models of training's folds are never compiled)."""
+        if not len(rows):
+            return np.zeros(0)
+        if compiled and self.backend == "lightgbm":
+            return self._compiled(model)(rows)
+        if self.backend == "lightgbm":
+            return model.predict(rows, num_iteration=model.best_iteration or None)
+        return model.predict_proba(rows)[:, 1]
+
+    def _compiled(self, model: Any) -> Callable[[np.ndarray], np.ndarray]:
+        """The lleaves build of a fitted LightGBM model (:mod:`.compiled_trees`), made once."""
+        builds = self.__dict__.setdefault("_builds", {})
+        if id(model) not in builds:
+            builds[id(model)] = compile_trees(model.model_to_string())
+        return builds[id(model)]
+
+    def probabilities(self, rows: np.ndarray, page: Page | None = None) -> np.ndarray:
+        """P(content) of each row of ``page`` (needed by the second stage, whose context is the page's)."""
+        p = self._predict(self.model_, rows, self.compiled_trees)
+        if getattr(self, "stage_two_", None) is None:
+            return p
+        assert page is not None, "the second stage needs the page"
+        layout = (page.blocks.paths, page.blocks.word_counts)
+        return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p)]), self.compiled_trees)
+
+    def decode(self, p: np.ndarray, words: np.ndarray, decoding: str | None = None) -> np.ndarray:
+        """Labels from the probabilities of blocks of ``words`` words: the threshold, the Viterbi
+        path when smoothing, or the expected-F1 set; ``decoding`` (``threshold`` or
+        ``expected_f1``) defaults to the stack's (``by_page_type``: the threshold; :meth:`extract`
+        picks the page's)."""
+        if (decoding or self.decoding) == "expected_f1":
+            return expected_f1_labels(p, words)
+        if self.smoothing == 0 or len(p) < 2:
+            return (p >= self.threshold).astype(np.int8)
+        eps = 1e-6
+        unary = np.column_stack([np.log(np.clip(1 - p, eps, 1)), np.log(np.clip(p, eps, 1))])
+        unary[:, 1] += np.log((1 - self.threshold) / self.threshold)  # the threshold as a prior shift
+        pairwise = np.broadcast_to(self.transitions_, (len(p) - 1, 2, 2))
+        return viterbi(unary, pairwise, self.smoothing).astype(np.int8)
+
+    def extract(self, page: Page) -> Extraction:
+        """The page's content blocks. ``info`` holds the milliseconds of each stage (what
+        ``benchmarks/speed.py`` reports): ``segment_ms`` (parse and blocks, unless the page was
+        segmented before), ``members_ms`` (the members' runs and their alignment),
+        ``features_ms`` (block features and vote features), ``trees_ms`` (both stages and the
+        context columns), ``decode_ms`` (page-type gate and decoding), and ``stack_ms``: all but
+        the members."""
+        require_fitted(self, "model_")
+        clock = StageClock()
+        words = page.blocks.word_counts
+        clock.lap("segment_ms")
+        votes = self._votes(page)
+        clock.lap("members_ms")
+        rows = self._rows(page, votes)
+        clock.lap("features_ms")
+        p = self.probabilities(rows, page)
+        clock.lap("trees_ms")
+        gate = getattr(self, "gate_", None)
+        summary = page_summary(rows, words) if gate is not None else None
+        page_type = gate.page_type(summary) if gate is not None else None
+        decoding = gate.decoding_of(summary) if gate is not None else None
+        labels = self.decode(p, words, decoding)
+        clock.lap("decode_ms")
+        info: dict = clock.laps
+        info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
+        if page_type is not None:
+            info["predicted_page_type"] = page_type
+        return Extraction.from_labels(page, labels, None, **info)
+
+    def feature_names(self) -> list[str]:
+        """The names of the trees' input columns."""
+        require_fitted(self, "model_")
+        names = feature_names(self.features, self.members, self.vocabulary_)
+        return names + [f"context.{f}" for f in CONTEXT_FEATURES] if self.second_stage else names
+
+    def required_distributions(self) -> list[str]:
+        """The packages whose versions the fitted model depends on: the trees' library and each
+        member's library (a member's votes are features)."""
+        members = [m.extractor for m in self.built_members()]
+        libraries = [m.DISTRIBUTION for m in members if hasattr(m, "DISTRIBUTION")]
+        return ["lightgbm" if self.backend == "lightgbm" else "scikit-learn", *libraries]
+
+    @property
+    def loads_pickle(self) -> bool:
+        """Whether :meth:`load` unpickles (scikit-learn's trees have no other format): a model file
+        from others is then refused (:mod:`boilerbench.experiments.model_file`)."""
+        return self.backend != "lightgbm"
+
+    def run_info(self) -> dict:
+        """What the run summary records about the fitted model."""
+        return dict(getattr(self, "fit_info_", {}))
+
+    # -- persistence ------------------------------------------------------------------------
+
+    def save(self, directory: str | os.PathLike[str]) -> None:
+        require_fitted(self, "model_")
+        directory = Path(directory)
+        for model, path in (
+            (self.model_, self._model_path(directory, 1)),
+            (self.stage_two_, self._model_path(directory, 2)),
+        ):
+            if model is None:
+                continue
+            if self.backend == "lightgbm":
+                atomic_write_bytes(path, model.model_to_string().encode("utf-8"))
+            else:
+                atomic_write_bytes(path, pickle.dumps(model))
+        state = {
+            "params": self.get_params(),
+            "vocabulary": self.vocabulary_,
+            "transitions": self.transitions_.tolist(),
+            "gate": self.gate_.to_json() if self.gate_ is not None else None,
+            "fit_info": self.fit_info_,
+        }
+        atomic_write_text(directory / STATE_FILE, json.dumps(state, indent=1))
+
+    def load(self, directory: str | os.PathLike[str]) -> Stack:
+        directory = Path(directory)
+        state = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))
+        self.check_saved_params(state["params"], directory)
+        self.model_ = self._load_trees(self._model_path(directory, 1))
+        self.stage_two_ = self._load_trees(self._model_path(directory, 2)) if self.second_stage else None
+        self.vocabulary_ = list(state["vocabulary"])
+        self.transitions_ = np.asarray(state["transitions"])
+        self.gate_ = TypeGate.from_json(state["gate"]) if state.get("gate") else None
+        self.fit_info_ = state["fit_info"]
+        if self.compiled_trees and self.backend == "lightgbm":  # built (or read) now, not on the first page
+            for model in (self.model_, self.stage_two_):
+                if model is not None:
+                    self._compiled(model)
+        return self
+
+    def _model_path(self, directory: Path, stage: int) -> Path:
+        name = MODEL_FILES[self.backend]
+        if stage == 2:
+            stem, _, suffix = name.partition(".")
+            name = f"{stem}{STAGE_TWO}.{suffix}"
+        return directory / name
+
+    def _load_trees(self, path: Path) -> Any:
+        if self.backend == "lightgbm":
+            lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
+            return lgb.Booster(model_str=path.read_text(encoding="utf-8"))
+        return pickle.loads(path.read_bytes())

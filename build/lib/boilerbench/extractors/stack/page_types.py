@@ -1,0 +1,140 @@
+"""The stack's decoding by page type: which decoding suits which kind of page, learnt.
+
+Datasets disagree where the stack hesitates: on a forum thread or a listing the blocks it scores
+at 0.3 are mostly the replies or the items (WCXB's gold keeps them), on a news article they are
+mostly its comments or teasers (Dragnet's gold drops them). Expected-F1 decoding keeps them and a
+0.5 threshold drops them, so neither suits every page. ``decoding=by_page_type`` learns the
+choice: a page-type classifier (multinomial logistic regression over a summary of the page's
+feature rows, :func:`page_summary`) fitted on the training pages that carry a type (WCXB's
+article, forum, listing, ...), then, for each type it predicts, the decoding with the higher
+mean word-weighted block F1 over the pages it assigns that type: the training pages, with the
+first stage's out-of-fold probabilities and, for the typed ones, out-of-fold types (stacked
+generalisation, as the second stage learns), and the validation pages, with the final
+probabilities. Pages of every dataset of the mixture count, so that an article of another
+dataset taken for a forum counts against expected-F1 decoding there. A type leaves the threshold
+only where expected-F1 decoding's mean gain is positive beyond its 95 % interval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from boilerbench.evaluation.classification import prf_from_counts
+
+
+def page_summary(rows: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """One page's row: the mean of its blocks' feature rows, their word-weighted mean, and log
+    of its number of blocks and of words. A missing feature (NaN: the stopword features of a
+    language without a stoplist) counts as 0, since the classifier takes no missing values."""
+    if not len(rows):
+        return np.zeros(2 * rows.shape[1] + 2)
+    rows = np.nan_to_num(rows, nan=0.0)
+    weights = np.maximum(words, 1).astype(np.float64)
+    return np.concatenate(
+        [
+            rows.mean(axis=0),
+            weights @ rows / weights.sum(),
+            [np.log1p(len(rows)), np.log1p(float(words.sum()))],
+        ]
+    )
+
+
+def word_f1(labels: np.ndarray, gold: np.ndarray, words: np.ndarray) -> float:
+    """F1 of the kept blocks' words against the gold blocks' words (one page)."""
+    kept, wanted = labels.astype(bool), gold.astype(bool)
+    return prf_from_counts(int(words[kept & wanted].sum()), int(words[kept].sum()), int(words[wanted].sum())).f1
+
+
+@dataclass
+class TypeGate:
+    """A fitted page-type classifier (standardised features, multinomial logistic regression) and
+    the decoding of each type."""
+
+    classes: list[str]
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: np.ndarray
+    decoding: dict[str, str]
+
+    def page_type(self, summary: np.ndarray) -> str:
+        """The predicted type of a page from its :func:`page_summary`."""
+        scores = self.coef @ ((summary - self.mean) / self.scale) + self.intercept
+        return self.classes[int(np.argmax(scores))]
+
+    def decoding_of(self, summary: np.ndarray) -> str:
+        """The decoding of the page's predicted type."""
+        return self.decoding.get(self.page_type(summary), "threshold")
+
+    def to_json(self) -> dict:
+        return {
+            "classes": self.classes,
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "coef": self.coef.tolist(),
+            "intercept": self.intercept.tolist(),
+            "decoding": self.decoding,
+        }
+
+    @classmethod
+    def from_json(cls, state: dict) -> TypeGate:
+        arrays = {k: np.asarray(state[k], dtype=np.float64) for k in ("mean", "scale", "coef", "intercept")}
+        return cls(classes=list(state["classes"]), decoding=dict(state["decoding"]), **arrays)
+
+
+def fit_classifier(summaries: np.ndarray, types: Sequence[str], seed: int) -> TypeGate:
+    """The page-type classifier over ``summaries`` (one row per page), decoding left to choose."""
+    from sklearn.linear_model import LogisticRegression
+
+    mean = summaries.mean(axis=0)
+    scale = summaries.std(axis=0)
+    scale[scale == 0] = 1.0
+    model = LogisticRegression(C=0.1, max_iter=2000, random_state=seed)
+    model.fit((summaries - mean) / scale, list(types))
+    classes = [str(c) for c in model.classes_]
+    coef, intercept = model.coef_, model.intercept_
+    if len(classes) == 2:  # scikit-learn keeps one row for two classes: the second's score
+        coef, intercept = np.vstack([-coef, coef]) / 2, np.array([-intercept[0], intercept[0]]) / 2
+    return TypeGate(classes, mean, scale, coef, intercept, {})
+
+
+def out_of_fold_types(summaries: np.ndarray, types: Sequence[str], folds: int, seed: int) -> list[str]:
+    """Each page's type as predicted by a classifier fitted on the other ``folds - 1`` folds
+    (seeded, shuffled), so that choosing a type's decoding on these pages sees the classifier's
+    errors as they fall on new pages."""
+    order = np.random.default_rng(seed).permutation(len(types))
+    fold = np.empty(len(types), dtype=np.int64)
+    fold[order] = np.arange(len(types)) % folds
+    out = list(types)
+    for k in range(folds):
+        held = fold == k
+        if held.any() and len({t for t, h in zip(types, held, strict=True) if not h}) > 1:
+            gate = fit_classifier(summaries[~held], [t for t, h in zip(types, held, strict=True) if not h], seed)
+            for i in np.flatnonzero(held):
+                out[i] = gate.page_type(summaries[i])
+    return out
+
+
+def decoding_gains(predicted: Sequence[str], scores: Sequence[Callable[[str], float]]) -> dict[str, list[float]]:
+    """Per predicted type: the number of pages, the mean gain of expected-F1 decoding over the
+    threshold (``scores[i](decoding)``: page i's score with that decoding) and the half-width
+    of its 95 % normal interval."""
+    gains: dict[str, list[float]] = {}
+    for page_type, score in zip(predicted, scores, strict=True):
+        gains.setdefault(page_type, []).append(score("expected_f1") - score("threshold"))
+    stats = {}
+    for page_type, values in sorted(gains.items()):
+        v = np.asarray(values)
+        half = 1.96 * float(v.std(ddof=1)) / np.sqrt(len(v)) if len(v) > 1 else float("inf")
+        stats[page_type] = [len(v), float(v.mean()), float(half)]
+    return stats
+
+
+def choose_decodings(classes: Sequence[str], gains: dict[str, list[float]]) -> dict[str, str]:
+    """Expected-F1 decoding for the types where its gain over the threshold is positive beyond its
+    95 % interval (:func:`decoding_gains`), the threshold elsewhere: the threshold is the default,
+    left only where the pages show that the other decoding helps."""
+    return {t: "expected_f1" if t in gains and gains[t][1] - gains[t][2] > 0 else "threshold" for t in classes}

@@ -1,0 +1,1 @@
+"""Steps that put boilerbench's extraction into other tools' pipelines (datatrove)."""
