@@ -84,11 +84,15 @@ WHOLE_OR_NOTHING |= {"web2text_unary"}
 DEPTH_LIMITED = {"goose3", "html_text", "justext", "newspaper", "readability", "trafilatura"}
 DEPTH_LIMITED |= {"majority_vote", "weighted_vote"}
 #: A recorded per-page error that a case may give: inscriptis walks the (flattened, 2,000-level)
-#: tree recursively and overflows Python's stack; Readability.js (node) reports an error.
+#: tree recursively and overflows Python's stack; Readability.js (node) reports an error; jusText
+#: has no stoplist for the language identified.
 ALLOWED_ERRORS = {
     ("html_to_text", "deep_nesting"): "RecursionError",
     ("inscriptis", "deep_nesting"): "RecursionError",
     ("readabilipy", "deep_nesting"): "ReadabilityJsError",
+    # random bytes read as text are identified as a language (py3langid: Guadeloupean Creole)
+    # that jusText has no stoplist for
+    ("justext", "random_bytes"): "NoStoplistError",
 }
 
 

@@ -4,9 +4,10 @@ jusText classifies paragraphs by their share of stopwords (Pomikálek 2011, ch. 
 English stoplist a Russian or Chinese paragraph has none, so every paragraph of such a page is
 boilerplate. ``stoplist: auto`` (the default) identifies the page's language from its visible
 text (:func:`boilerbench.language.detect`, nothing from the dataset) and uses jusText's stoplist
-for it; a page whose language jusText has no stoplist for (or that cannot be identified) is a
-per-page :class:`NoStoplistError`: the runner records it, and in an ensemble or a stack the
-member's vote on that page is missing, not "everything is boilerplate". ``stoplist: none`` is
+for it; a page whose language jusText has no stoplist for is a per-page
+:class:`NoStoplistError`: the runner records it, and in an ensemble or a stack the member's vote
+on that page is missing, not "everything is boilerplate". A page with too little text to
+identify its language is read in the language-independent mode. ``stoplist: none`` is
 jusText's own language-independent mode (an empty stoplist with both stopword thresholds at 0,
 as its documentation describes); any stoplist name fixes that one for every page.
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 from boilerbench.datasets.page import Page
 from boilerbench.errors import check_choice
 from boilerbench.extractors.references.base import ReferenceExtractor
-from boilerbench.language import detect, justext_stoplist
+from boilerbench.language import justext_stoplist
 
 #: The two stoplist modes beside jusText's own stoplist names.
 AUTO = "auto"
@@ -43,10 +44,12 @@ class JusText(ReferenceExtractor):
         """The stoplist used on ``page``: the configured one, or the one of its identified language."""
         if self.stoplist != AUTO:
             return self.stoplist
-        language = detect(page.blocks.join())
-        name = justext_stoplist(language) if language else None
+        language = page.blocks.detected_language
+        if not language:
+            return INDEPENDENT
+        name = justext_stoplist(language)
         if name is None:
-            raise NoStoplistError(f"jusText has no stoplist for the page's language ({language or 'not identified'})")
+            raise NoStoplistError(f"jusText has no stoplist for the page's language ({language})")
         return name
 
     def _text(self, page: Page) -> str:
