@@ -1,1 +1,0 @@
-"""Steps that put boilerbench's extraction into other tools' pipelines (datatrove)."""
