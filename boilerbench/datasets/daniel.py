@@ -23,7 +23,7 @@ from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.encoding import decode_bytes
-from boilerbench.datasets.grouping import grouped_split, shipped_parts, splits_json
+from boilerbench.datasets.grouping import grouped_split, load_parts, shipped_parts, splits_json
 from boilerbench.datasets.page import Page
 from boilerbench.datasets.reading import json_field, read_gzip, read_json, read_or_error
 from boilerbench.errors import DatasetNotFoundError
@@ -89,14 +89,11 @@ class Daniel(Dataset):
     def load_split(self, root: Path, split: str) -> Split:
         languages, sites = read_index(root)
 
-        def pages(ids: list[str]) -> list[Page]:
-            return [read_page(root, i, languages[i], sites[i]) for i in ids]
-
-        if split == "all":
-            return Split(name=split, test=pages(sorted(languages)))
-        table = shipped_parts(SPLITS_FILE, languages, root / LANGUAGES_FILE)
-        return Split(
-            name=split, train=pages(table["train"]), validation=pages(table["validation"]), test=pages(table["test"])
+        return load_parts(
+            split,
+            languages,
+            lambda: shipped_parts(SPLITS_FILE, languages, root / LANGUAGES_FILE),
+            lambda i: read_page(root, i, languages[i], sites[i]),
         )
 
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import numpy as np
 
+from boilerbench.datasets.base import Split
+from boilerbench.datasets.page import Page
 from boilerbench.errors import DatasetNotFoundError
 
 PARTS = ("train", "validation", "test")
@@ -70,6 +72,22 @@ def shipped_parts(splits_file: Path, known: Iterable[str], where: Path, parts: S
             f"({', '.join(unknown[:5])}): another version of the dataset?"
         )
     return {p: list(table[p]) for p in parts}
+
+
+def load_parts(
+    split: str, ids: Iterable[str], parts: Callable[[], Mapping[str, list[str]]], read: Callable[[str], Page]
+) -> Split:
+    """Split ``all`` (every page of ``ids`` a test page, in sorted order), or the shipped
+    train / validation / test ``parts()``, each page read by ``read(id)``."""
+    if split == "all":
+        return Split(name=split, test=[read(i) for i in sorted(ids)])
+    table = parts()
+    return Split(
+        name=split,
+        train=[read(i) for i in table["train"]],
+        validation=[read(i) for i in table["validation"]],
+        test=[read(i) for i in table["test"]],
+    )
 
 
 def splits_json(about: str, parts: Mapping[str, list[str]]) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.encoding import decode_bytes
-from boilerbench.datasets.grouping import grouped_split, shipped_parts, splits_json, url_host
+from boilerbench.datasets.grouping import grouped_split, load_parts, shipped_parts, splits_json, url_host
 from boilerbench.datasets.page import Page
 from boilerbench.datasets.reading import read_gzip, read_json, read_or_error
 from boilerbench.errors import DatasetNotFoundError
@@ -90,14 +90,11 @@ class MagicHTML(Dataset):
     def load_split(self, root: Path, split: str) -> Split:
         entries = read_entries(root)
 
-        def pages(ids: list[str]) -> list[Page]:
-            return [read_page(root, i, *entries[i]) for i in ids]
-
-        if split == "all":
-            return Split(name=split, test=pages(sorted(entries)))
-        table = shipped_parts(SPLITS_FILE, entries, root / DATA_DIR)
-        return Split(
-            name=split, train=pages(table["train"]), validation=pages(table["validation"]), test=pages(table["test"])
+        return load_parts(
+            split,
+            entries,
+            lambda: shipped_parts(SPLITS_FILE, entries, root / DATA_DIR),
+            lambda i: read_page(root, i, *entries[i]),
         )
 
 
