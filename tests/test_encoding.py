@@ -80,3 +80,23 @@ def test_a_declared_encoding_that_nothing_decodes_cleanly_is_used_with_replaceme
     # a UTF-8 page with one stray byte: its UTF-8 letters outnumber the damage
     stray = '<meta charset="utf-8"><p>“café” — crème</p>'.encode() + b"\x81"
     assert decode_bytes(stray).endswith("<p>“café” — crème</p>\ufffd")
+
+
+def test_detection_does_not_depend_on_the_detector_bs4_finds(monkeypatch):
+    """cchardet (datatrove's extra) or charset-normalizer installed beside chardet: bs4 would use
+    it; the decoding must not change."""
+    import bs4.dammit
+
+    data = "<p>Крупнейшие города России: Москва, Санкт-Петербург, Новосибирск</p>".encode("koi8-r")
+    expected = decode_bytes(data)
+
+    class Other:
+        @staticmethod
+        def detect(_data):
+            return {"encoding": "IBM866"}
+
+    monkeypatch.setattr(bs4.dammit, "chardet_module", Other)
+    from boilerbench.cache import set_cache_dir
+
+    set_cache_dir(None)
+    assert decode_bytes(data) == expected and "Москва" in expected

@@ -2,14 +2,15 @@
 
 Order (the WHATWG order, simplified): a byte-order mark; strict UTF-8 (a page that decodes
 as UTF-8 is UTF-8 in practice); the encodings the source declares (HTTP header, CleanEval's
-wrapper attribute, ``<meta charset>``); then bs4's ``UnicodeDammit`` detector, except that a
-guess of a Latin-script single-byte code page becomes windows-1252; windows-1252 as the last
-resort. The detector is chardet, a dependency of the project: bs4 takes whichever detector
-is installed, and charset-normalizer (which other packages bring) guesses Baltic or Chinese
-code pages for English pages, so results would depend on what else is installed. chardet is
-slow (about 0.1 s on the 10 % of pages that reach it), so its verdict is disk-cached.
+wrapper attribute, ``<meta charset>``); then the first of bs4's ``UnicodeDammit`` candidates
+that decodes, with chardet as their detector (:func:`_detect`), except that a guess of a
+Latin-script single-byte code page becomes windows-1252; windows-1252 as the last resort.
+``UnicodeDammit`` itself takes whichever detector is installed, and cchardet (datatrove's WARC
+reader needs it) or charset-normalizer (which other packages bring) guess otherwise, so results
+would depend on what else is installed. chardet is slow (about 0.1 s on the 10 % of pages that
+reach it), so its verdict is disk-cached.
 ``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252 and ``gb2312``/``gbk`` labels (and
-guesses) GB18030, as browsers read them. When nothing decodes cleanly, the first hinted or
+guesses) GB18030, as browsers read them. When nothing declared decodes cleanly, the first hinted or
 declared encoding is used with its damaged bytes replaced where they are no more than the
 characters it reads beyond ASCII (what a browser shows), else windows-1252.
 Nothing is decoded with ``errors="ignore"``; undecodable bytes become U+FFFD only in that final
@@ -21,7 +22,8 @@ from __future__ import annotations
 import codecs
 import re
 
-from bs4.dammit import UnicodeDammit
+import chardet
+from bs4.dammit import EncodingDetector
 
 from boilerbench.cache import cached_text, code_version
 
@@ -101,6 +103,19 @@ def _decode(data: bytes, hints, is_html: bool) -> str:
             return data.decode(canonical)
         except UnicodeDecodeError:
             continue
+    # none decodes cleanly: the first hinted or declared encoding whose damaged bytes are no more
+    # than the characters it reads beyond ASCII (a GBK page with one cut sequence, a UTF-8 page
+    # with a few stray bytes), as a browser would show it; else the detector's guess, else
+    # windows-1252 (a Latin-1 page declared UTF-8, whose every accented letter would be damage)
+    for label in candidates:
+        canonical = _canonical(label)
+        if canonical is None:
+            continue
+        text = data.decode(canonical, errors="replace")
+        damaged = text.count("\ufffd")
+        read = len(text) - damaged - len(text.encode("ascii", errors="ignore"))
+        if read >= max(damaged, 1):
+            return text
     guess = _canonical(
         cached_text(
             "encoding", code_version(__name__, "chardet", "beautifulsoup4"), (data,), lambda: _detect(data, is_html)
@@ -111,22 +126,21 @@ def _decode(data: bytes, hints, is_html: bool) -> str:
             return data.decode(guess)
         except UnicodeDecodeError:
             pass
-    # none decodes cleanly: the first hinted or declared encoding whose damaged bytes are no more
-    # than the characters it reads beyond ASCII (a GBK page with one cut sequence, a UTF-8 page
-    # with a few stray bytes), as a browser would show it; else windows-1252 (a Latin-1 page
-    # declared UTF-8, whose every accented letter would be damage)
-    for label in candidates:
-        canonical = _canonical(label)
-        if canonical is None:
-            continue
-        text = data.decode(canonical, errors="replace")
-        damaged = text.count("\ufffd")
-        read = len(text) - damaged - len(text.encode("ascii", errors="ignore"))
-        if read >= max(damaged, 1):
-            return text
     return data.decode("windows-1252", errors="replace")
 
 
 def _detect(data: bytes, is_html: bool) -> str:
-    """The detector's guess (an encoding label, empty when it has none)."""
-    return UnicodeDammit(data, is_html=is_html).original_encoding or ""
+    """The encoding bs4's ``UnicodeDammit`` would report (the first of its candidates that decodes:
+    byte-order mark, declared encoding, detector's guess, UTF-8, windows-1252), with chardet as
+    the detector: ``UnicodeDammit`` itself takes whichever detector is installed, and cchardet
+    (which datatrove's WARC reader needs) guesses otherwise, so every figure of a dataset would
+    depend on what else is installed. Empty when none decodes."""
+    detector = EncodingDetector(data, is_html=is_html)
+    detector.chardet_encoding = chardet.detect(detector.markup)["encoding"] or ""
+    for encoding in detector.encodings:
+        try:
+            detector.markup.decode(encoding)
+        except (UnicodeDecodeError, LookupError):
+            continue
+        return encoding
+    return ""
