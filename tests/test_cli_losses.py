@@ -334,6 +334,9 @@ def test_ctrl_c_writes_every_finished_row_and_the_counts(tmp_path, jobs):
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(PROJECT)},
+        # a process started with SIGINT ignored (a background job, some CI runners) passes that on,
+        # and Python then never raises KeyboardInterrupt: the command gets the default, as in a terminal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.time() + 60
     while time.time() < deadline and (not out.exists() or out.stat().st_size < 10_000):
