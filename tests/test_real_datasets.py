@@ -14,7 +14,8 @@ from boilerbench.datasets import daniel, magic_html
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.dragnet import COMMENTS_LINE, read_ids
 from boilerbench.datasets.encoding import decode_bytes
-from boilerbench.datasets.wcxb import PARTS, SPLITS_FILE, make_splits, read_metadata
+from boilerbench.datasets.grouping import PARTS
+from boilerbench.datasets.wcxb import SPLITS_FILE, make_splits, read_metadata
 from boilerbench.evaluation import token_prf
 from boilerbench.experiments.runner import CONF_DIR, build
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.encoding import decode_bytes
-from boilerbench.datasets.grouping import grouped_split, load_parts, shipped_parts, splits_json
+from boilerbench.datasets.grouping import grouped_split, load_parts, shipped_parts, splits_command
 from boilerbench.datasets.page import Page
 from boilerbench.datasets.reading import json_field, read_gzip, read_json, read_or_error
 from boilerbench.errors import DatasetNotFoundError
@@ -99,15 +99,11 @@ class Daniel(Dataset):
 
 def main(argv: list[str]) -> int:
     """``splits ROOT``: print the splits file made from ROOT's ``doc_lg.json`` and ``sites.json``."""
-    if len(argv) != 2 or argv[0] != "splits":
-        print("usage: python -m boilerbench.datasets.daniel splits ROOT", file=sys.stderr)
-        return 2
     about = (
         "DANIEL v2.1 development half: train / validation / test, grouped by site, stratified by language "
         f"(boilerbench.datasets.daniel.make_splits, seed 0, shares {' / '.join(map(str, SHARES))})"
     )
-    sys.stdout.write(splits_json(about, make_splits(Path(argv[1]))))
-    return 0
+    return splits_command(argv, __name__, about, make_splits)
 
 
 if __name__ == "__main__":

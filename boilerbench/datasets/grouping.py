@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -93,6 +94,15 @@ def load_parts(
 def splits_json(about: str, parts: Mapping[str, list[str]]) -> str:
     """The text of a shipped splits file: ``about`` (how it was made) and the ids per part."""
     return json.dumps({"about": about, **parts}, indent=1) + "\n"
+
+
+def splits_command(argv: list[str], module: str, about: str, make: Callable[[Path], Mapping[str, list[str]]]) -> int:
+    """``python -m MODULE splits ROOT``: print the splits file ``make(ROOT)`` makes (exit 2 on bad usage)."""
+    if len(argv) != 2 or argv[0] != "splits":
+        print(f"usage: python -m {module} splits ROOT", file=sys.stderr)
+        return 2
+    sys.stdout.write(splits_json(about, make(Path(argv[1]))))
+    return 0
 
 
 _ARCHIVED = re.compile(r"^/web/[^/]*/(.+)$")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.encoding import decode_bytes
-from boilerbench.datasets.grouping import grouped_split, load_parts, shipped_parts, splits_json, url_host
+from boilerbench.datasets.grouping import grouped_split, load_parts, shipped_parts, splits_command, url_host
 from boilerbench.datasets.page import Page
 from boilerbench.datasets.reading import read_gzip, read_json, read_or_error
 from boilerbench.errors import DatasetNotFoundError
@@ -100,15 +100,11 @@ class MagicHTML(Dataset):
 
 def main(argv: list[str]) -> int:
     """``splits ROOT``: print the splits file made from ROOT's ``base.json`` files."""
-    if len(argv) != 2 or argv[0] != "splits":
-        print("usage: python -m boilerbench.datasets.magic_html splits ROOT", file=sys.stderr)
-        return 2
     about = (
         "magic-html benchmark: train / validation / test, grouped by URL host, stratified by page kind "
         f"(boilerbench.datasets.magic_html.make_splits, seed 0, shares {' / '.join(map(str, SHARES))})"
     )
-    sys.stdout.write(splits_json(about, make_splits(Path(argv[1]))))
-    return 0
+    return splits_command(argv, __name__, about, make_splits)
 
 
 if __name__ == "__main__":

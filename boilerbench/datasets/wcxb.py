@@ -27,7 +27,7 @@ from pathlib import Path
 
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.datasets.encoding import decode_bytes
-from boilerbench.datasets.grouping import PARTS, grouped_split, shipped_parts, splits_json
+from boilerbench.datasets.grouping import grouped_split, load_parts, shipped_parts, splits_command
 from boilerbench.datasets.page import Page, Snippets
 from boilerbench.datasets.reading import json_field, read_gzip, read_json, read_or_error, string_list
 from boilerbench.errors import DatasetNotFoundError
@@ -97,24 +97,21 @@ class WCXB(Dataset):
 
     def load_split(self, root: Path, split: str) -> Split:
         files = read_metadata(root)
-        if split == "all":
-            return Split(name=split, test=[read_page(root, i, files[i]) for i in sorted(files)])
-        table = shipped_parts(SPLITS_FILE, files, root / METADATA)
-        pages = {p: [read_page(root, i, files[i]) for i in table[p]] for p in PARTS}
-        return Split(name=split, train=pages["train"], validation=pages["validation"], test=pages["test"])
+        return load_parts(
+            split,
+            files,
+            lambda: shipped_parts(SPLITS_FILE, files, root / METADATA),
+            lambda i: read_page(root, i, files[i]),
+        )
 
 
 def main(argv: list[str]) -> int:
     """``splits ROOT``: print the splits file made from ROOT's ``metadata.json``."""
-    if len(argv) != 2 or argv[0] != "splits":
-        print("usage: python -m boilerbench.datasets.wcxb splits ROOT", file=sys.stderr)
-        return 2
     about = (
         "WCXB development pages: train / validation / test, grouped by domain, stratified by page type "
         "(boilerbench.datasets.wcxb.make_splits, seed 0, shares 0.7 / 0.1 / 0.2)"
     )
-    sys.stdout.write(splits_json(about, make_splits(read_metadata(Path(argv[1])))))
-    return 0
+    return splits_command(argv, __name__, about, lambda root: make_splits(read_metadata(root)))
 
 
 if __name__ == "__main__":
