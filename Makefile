@@ -70,8 +70,8 @@ reports: $(VENV)/.installed
 	  $(BIN)/python run.py experiment=$$e hydra/launcher=parallel progress=false || failed="$$failed $$e"; \
 	  printf "%-32s %8d\n" $$e $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
 	done; \
-	start=$$(date +%s); $(BIN)/python -m reports || failed="$$failed reports"; \
-	printf "%-32s %8d\n" "python -m reports" $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
+	start=$$(date +%s); $(BIN)/python -m boilerbench.reports || failed="$$failed reports"; \
+	printf "%-32s %8d\n" "python -m boilerbench.reports" $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
 	cat reports/out/time_budget.txt; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed (their logs: multirun/<experiment>/*/run.log)"; exit 1; fi
 

@@ -15,7 +15,7 @@ import pandas as pd
 from cli import run_main
 
 from boilerbench.evaluation.aggregates import add_intervals, figure_for, point_value
-from reports.significance import compare_pair
+from boilerbench.reports.significance import compare_pair
 
 GROUPS = {
     "cleaneval": ("mean", "micro"),

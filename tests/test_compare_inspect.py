@@ -1,4 +1,4 @@
-"""``python -m reports compare`` and ``python -m reports inspect`` on runs the runner made on a small
+"""``python -m boilerbench.reports compare`` and ``... inspect`` on runs the runner made on a small
 plaintext dataset (one page is over the size limit: a per-page error), and on hand-written run
 files; the viewer is also opened in headless Chromium (``-m browser``)."""
 
@@ -18,8 +18,8 @@ from lxml import html as lxml_html
 from boilerbench.experiments import run
 from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.render import FLAGS
-from reports.compare import compare_runs
-from reports.runfiles import Run
+from boilerbench.reports.compare import compare_runs
+from boilerbench.reports.runfiles import Run
 
 ARTICLE = " ".join(f"word{i}" for i in range(40))
 PAGES = {
@@ -67,7 +67,7 @@ def runs(tmp_path_factory):
 
 def _reports(*args):
     return subprocess.run(
-        [sys.executable, "-m", "reports", *map(str, args)],
+        [sys.executable, "-m", "boilerbench.reports", *map(str, args)],
         cwd=PROJECT,
         capture_output=True,
         text=True,
@@ -284,7 +284,7 @@ def hostile_site(tmp_path_factory):
 
 
 def test_hostile_text_is_written_as_text(hostile_site):
-    from reports.inspect.site import content_security_policy
+    from boilerbench.reports.inspect.site import content_security_policy
 
     files = [hostile_site / "index.html", *sorted((hostile_site / "pages").iterdir())]
     shown = ""

@@ -19,8 +19,8 @@ from boilerbench.experiments import run
 from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
-from reports.__main__ import build_all
-from reports.languages import MIN_PAGES, table_languages
+from boilerbench.reports.__main__ import build_all
+from boilerbench.reports.languages import MIN_PAGES, table_languages
 
 RUSSIAN = (
     "Городской совет во вторник вечером обсудил новый бюджет для школ и публичных библиотек. "

@@ -25,7 +25,7 @@ from boilerbench.errors import DatasetNotFoundError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import format_summary
 from boilerbench.extractors.compose import CONF_DIR
-from reports.datasets import table_datasets, table_datasets_token_f1
+from boilerbench.reports.datasets import table_datasets, table_datasets_token_f1
 
 CHINESE = "中国的报纸说了很多话，朱镕基说"  # 镕: GBK, not GB2312 (a detector guessing GB2312 fails)
 

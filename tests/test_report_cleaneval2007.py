@@ -10,8 +10,8 @@ from hydra import compose, initialize_config_dir
 from registry import CONF
 
 from boilerbench.experiments.runner import build
-from reports.cleaneval2007 import cleaneval2007_table, ranks, variant
-from reports.collect import collect
+from boilerbench.reports.cleaneval2007 import cleaneval2007_table, ranks, variant
+from boilerbench.reports.collect import collect
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """The reports command on a tiny experiment: two extractors on a small plaintext dataset through
-a Hydra multirun, then ``python -m reports``; the table's values are the runs' summary.json ones."""
+a Hydra multirun, then ``python -m boilerbench.reports``; the table's values are the runs' summary.json ones."""
 
 import json
 import os
@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 from conftest import PROJECT, write_pairs
 
-from reports.collect import collect
-from reports.figures import pareto_front
-from reports.tables import Table, fmt
+from boilerbench.reports.collect import collect
+from boilerbench.reports.figures import pareto_front
+from boilerbench.reports.tables import Table, fmt
 
 ARTICLE = " ".join(f"word{i}" for i in range(40))
 PAGES = {
@@ -54,7 +54,7 @@ def experiment(tmp_path_factory):
     )
     assert done.returncode == 0, done.stderr
     out = tmp / "out"
-    built = _python("-m", "reports", str(sweep), "--out", str(out))
+    built = _python("-m", "boilerbench.reports", str(sweep), "--out", str(out))
     assert built.returncode == 0, built.stderr
     return sweep, out, built.stdout
 
@@ -136,7 +136,7 @@ def test_latest_run_of_a_setting_wins(experiment, tmp_path):
 def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path):
     import shutil
 
-    from reports.collect import MissingRuns, pages
+    from boilerbench.reports.collect import MissingRuns, pages
 
     sweep, out, _ = experiment
     base = pd.read_csv(out / "runs.csv")
@@ -156,11 +156,13 @@ def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path
     gone = tmp_path / "gone"
     with pytest.raises(MissingRuns, match="gone"):
         pages(gone)
-    built = _python("-m", "reports", str(rerun), "--base", str(out / "runs.csv"), "--out", str(tmp_path / "out"))
+    built = _python(
+        "-m", "boilerbench.reports", str(rerun), "--base", str(out / "runs.csv"), "--out", str(tmp_path / "out")
+    )
     assert built.returncode == 0, built.stderr
     table = pd.read_csv(tmp_path / "out" / "table_cleaneval.csv").set_index("extractor")
     assert table.loc["cetd", "F1"] == 0.321 and table.loc["bte", "F1"] == pytest.approx(bte["block.f1"])
-    assert _python("-m", "reports", str(rerun), "--base", str(tmp_path / "none.csv")).returncode == 2
+    assert _python("-m", "boilerbench.reports", str(rerun), "--base", str(tmp_path / "none.csv")).returncode == 2
 
 
 def test_markdown_and_latex_rendering():
@@ -177,14 +179,14 @@ def test_markdown_and_latex_rendering():
 
 
 def test_unknown_run_folder_is_one_clear_error(tmp_path):
-    done = _python("-m", "reports", str(tmp_path / "nope"))
+    done = _python("-m", "boilerbench.reports", str(tmp_path / "nope"))
     assert done.returncode == 2 and done.stderr.startswith("error: no such run folder")
 
 
 def test_published_figures_sit_beside_the_measured_ones():
     import pandas as pd
 
-    from reports.tables import results_table
+    from boilerbench.reports.tables import results_table
 
     runs = pd.DataFrame(
         [
@@ -204,7 +206,7 @@ def test_published_figures_sit_beside_the_measured_ones():
 def test_competition_scores_sit_beside_the_cleaneval_score():
     import pandas as pd
 
-    from reports.tables import results_table
+    from boilerbench.reports.tables import results_table
 
     runs = pd.DataFrame(
         [
@@ -225,7 +227,7 @@ def test_competition_scores_sit_beside_the_cleaneval_score():
 def test_tables_show_the_error_count():
     import pandas as pd
 
-    from reports.tables import results_table
+    from boilerbench.reports.tables import results_table
 
     runs = pd.DataFrame(
         [

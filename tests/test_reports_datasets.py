@@ -10,8 +10,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reports.__main__ import build_all
-from reports.datasets import training_source
+from boilerbench.reports.__main__ import build_all
+from boilerbench.reports.datasets import training_source
 
 
 def _summary(report, extractor, dataset, token_f1, trained_on=None, cv=False, types=None) -> dict:

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.figures import MissingRuns, _cliques, critical_difference
-from reports.strata import complexity, strata_scores, table_strata
+from boilerbench.reports.figures import MissingRuns, _cliques, critical_difference
+from boilerbench.reports.strata import complexity, strata_scores, table_strata
 
 
 def _write(folder, extractor, dataset, pages):

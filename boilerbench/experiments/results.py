@@ -28,7 +28,7 @@ def _finite(value):
 def prediction_record(result: PageResult) -> dict:
     """A page's line of ``predictions.jsonl``: its id, the extracted text and, where the page has
     blocks, the predicted block labels the block metrics scored as a string of 0/1 (one character
-    per block, compact): what ``python -m reports inspect`` colours blocks by."""
+    per block, compact): what ``python -m boilerbench.reports inspect`` colours blocks by."""
     record = {"page_id": result.row["page_id"], "text": result.text}
     if result.labels is not None:
         record["labels"] = "".join("1" if v else "0" for v in result.labels.tolist())

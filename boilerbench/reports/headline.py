@@ -4,7 +4,7 @@ against the reference extractors, dataset by dataset, with paired differences.
 The runs come from ``experiment=table_headline``. Per dataset: each extractor's token F1 (and
 WCXB's word F1 on wcxb), and for each reference the learned one's difference to it, its paired
 page-bootstrap 95 % interval and its paired approximate-randomization p-value
-(:func:`reports.significance.compare_pair`, as ``python -m reports compare``); then the token F1
+(:func:`reports.significance.compare_pair`, as ``python -m boilerbench.reports compare``); then the token F1
 per WCXB page type.
 """
 
@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.collect import pages
-from reports.datasets import DATASETS, PAGE_TYPES, latest_runs
-from reports.figures import MissingRuns
-from reports.significance import align, compare_pair
-from reports.tables import Table, fmt
+from boilerbench.reports.collect import pages
+from boilerbench.reports.datasets import DATASETS, PAGE_TYPES, latest_runs
+from boilerbench.reports.figures import MissingRuns
+from boilerbench.reports.significance import align, compare_pair
+from boilerbench.reports.tables import Table, fmt
 
 LEARNED = "stack"
 REFERENCES = ("trafilatura", "readability")

@@ -1,6 +1,6 @@
 """What the viewer shows of each page: the run rows, the blocks, their gold and predicted labels.
 
-See :mod:`reports.inspect` for why the labels come from the run and the blocks from the dataset.
+See :mod:`boilerbench.reports.inspect` for why the labels come from the run and the blocks from the dataset.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
-from reports.runfiles import Run, RunFileError
-from reports.significance import align
+from boilerbench.reports.runfiles import Run, RunFileError
+from boilerbench.reports.significance import align
 
 #: Outcome of a block: (kept?, content?) -> class name.
 OUTCOMES = {(1, 1): "kc", (1, 0): "kb", (0, 1): "dc", (0, 0): "db"}

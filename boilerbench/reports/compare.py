@@ -1,4 +1,4 @@
-"""``python -m reports compare RUN_A RUN_B [RUN_C ...]``: paired comparisons of runs over the
+"""``python -m boilerbench.reports compare RUN_A RUN_B [RUN_C ...]``: paired comparisons of runs over the
 same pages. For every pair and every figure both runs can recompute from ``pages.csv``: both
 values, the difference (first minus second), its paired page-bootstrap 95 % interval and its
 paired approximate-randomization p-value; with more than two runs, also the p-value
@@ -17,8 +17,16 @@ import pandas as pd
 from boilerbench.atomic import atomic_write_text
 from boilerbench.evaluation.aggregates import CI_SUFFIX
 from boilerbench.evaluation.stats import holm
-from reports.runfiles import Run, RunFileError
-from reports.significance import PERMUTATIONS, RESAMPLES, PageSetMismatch, align, compare_pair, figure_key, has_columns
+from boilerbench.reports.runfiles import Run, RunFileError
+from boilerbench.reports.significance import (
+    PERMUTATIONS,
+    RESAMPLES,
+    PageSetMismatch,
+    align,
+    compare_pair,
+    figure_key,
+    has_columns,
+)
 
 
 def comparable_metrics(runs: list[Run]) -> list[str]:
@@ -112,7 +120,7 @@ def markdown(table: pd.DataFrame, permutations: int) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports compare", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m boilerbench.reports compare", description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="run folders (each with summary.json and pages.csv)")
     parser.add_argument("--metrics", help="comma-separated figures (block.f1,token.f1); default: all")
     parser.add_argument("--resamples", type=int, default=RESAMPLES, help="bootstrap resamples")

@@ -1,4 +1,4 @@
-"""What ``python -m reports`` builds: each table and figure, the runs it reads (those whose
+"""What ``python -m boilerbench.reports`` builds: each table and figure, the runs it reads (those whose
 ``report`` tag, set by the experiment config, names one of its experiments) and the command
 that regenerates those runs. The experiment configs pin datasets and protocols; the builders
 only choose among the tagged runs."""
@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from reports import datasets, figures, headline, languages, strata
-from reports.cleaneval2007 import cleaneval2007_table
-from reports.tables import Table, results_table
+from boilerbench.reports import datasets, figures, headline, languages, strata
+from boilerbench.reports.cleaneval2007 import cleaneval2007_table
+from boilerbench.reports.tables import Table, results_table
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class Artefact:
     @property
     def command(self) -> str:
         """The command that makes its runs and rebuilds it."""
-        return f"python run.py experiment={self.experiments[0]} && python -m reports"
+        return f"python run.py experiment={self.experiments[0]} && python -m boilerbench.reports"
 
 
 def _table_cleaneval(runs: pd.DataFrame) -> Table:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from reports.figures import DATASET_ORDER as DATASETS
-from reports.figures import MissingRuns, plt
-from reports.tables import Table, fmt
+from boilerbench.reports.figures import DATASET_ORDER as DATASETS
+from boilerbench.reports.figures import MissingRuns, plt
+from boilerbench.reports.tables import Table, fmt
 
 #: Training sources of the generalization table, the mixture last.
 SOURCES = ("cleaneval", "l3s_gn1", "dragnet", "wcxb", "mixture")

@@ -12,8 +12,8 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from boilerbench.evaluation.stats import average_ranks, friedman  # noqa: E402
-from reports.collect import MissingRuns, pages  # noqa: E402
-from reports.significance import BOUNDS  # noqa: E402
+from boilerbench.reports.collect import MissingRuns, pages  # noqa: E402
+from boilerbench.reports.significance import BOUNDS  # noqa: E402
 
 #: Datasets in the order of the tables (the older ones first).
 DATASET_ORDER = (

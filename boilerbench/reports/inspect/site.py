@@ -21,9 +21,9 @@ import numpy as np
 
 from boilerbench.atomic import atomic_write_text
 from boilerbench.lcs import AlignmentTooLargeError, lcs_alignment
+from boilerbench.reports.inspect.load import OUTCOME_NAMES, PageView
+from boilerbench.reports.runfiles import Run
 from boilerbench.tokenizer import normalise_tokens
-from reports.inspect.load import OUTCOME_NAMES, PageView
-from reports.runfiles import Run
 
 _HERE = Path(__file__).parent
 #: Index columns: (pages.csv column, header); all are better when higher.

@@ -1,12 +1,13 @@
-"""``python -m reports [RUN_DIRS...] [--out DIR] [--base RUNS_CSV]``: build every table and figure
+"""``python -m boilerbench.reports [RUN_DIRS...] [--out DIR] [--base RUNS_CSV]``: build every table and figure
 from the runs under RUN_DIRS (default ``multirun``) into DIR (default ``reports/out``), with an
 index and ``runs.csv``, the run rows every table was built from; ``--base`` adds the rows of an
 earlier ``runs.csv`` (a run under RUN_DIRS replaces its row), so a table can be rebuilt on a machine
 that reran only some of its runs (figures that read per-page rows need the run folders).
 
-``python -m reports compare RUN_A RUN_B [...]`` compares runs page by page (:mod:`reports.compare`);
-``python -m reports inspect RUN_DIR [RUN_DIR2] -o OUT_DIR`` writes the per-page viewer
-(:mod:`reports.inspect`)."""
+``python -m boilerbench.reports compare RUN_A RUN_B [...]`` compares runs page by page
+(:mod:`boilerbench.reports.compare`);
+``python -m boilerbench.reports inspect RUN_DIR [RUN_DIR2] -o OUT_DIR`` writes the per-page viewer
+(:mod:`boilerbench.reports.inspect`)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,10 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
-from reports.artefacts import ARTEFACTS
-from reports.collect import collect
-from reports.figures import MissingRuns
-from reports.tables import Table
+from boilerbench.reports.artefacts import ARTEFACTS
+from boilerbench.reports.collect import collect
+from boilerbench.reports.figures import MissingRuns
+from boilerbench.reports.tables import Table
 
 
 def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[str, str]:
@@ -72,7 +73,7 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
 def main(argv: list[str]) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m boilerbench.reports", description=__doc__.splitlines()[0])
     parser.add_argument("run_dirs", nargs="*", default=["multirun"], help="folders holding runs (searched recursively)")
     parser.add_argument("--out", default="reports/out", help="where the tables, figures and index go")
     parser.add_argument("--base", help="an earlier build's runs.csv: its rows for the runs not under RUN_DIRS")
@@ -93,18 +94,18 @@ def main(argv: list[str]) -> int:
 
 
 def _compare(argv: list[str]) -> int:
-    from reports.compare import main as compare_main
+    from boilerbench.reports.compare import main as compare_main
 
     return compare_main(argv)
 
 
 def _inspect(argv: list[str]) -> int:
-    from reports.inspect import main as inspect_main
+    from boilerbench.reports.inspect import main as inspect_main
 
     return inspect_main(argv)
 
 
-#: ``python -m reports NAME ...``: the subcommands (a run folder cannot be named like them).
+#: ``python -m boilerbench.reports NAME ...``: the subcommands (a run folder cannot be named like them).
 SUBCOMMANDS = {"compare": _compare, "inspect": _inspect}
 
 

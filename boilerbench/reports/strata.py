@@ -23,10 +23,10 @@ import pandas as pd
 
 from boilerbench.evaluation.aggregates import page_matrix, point_value
 from boilerbench.evaluation.stats import bootstrap_intervals
-from reports.figures import MissingRuns
-from reports.runfiles import Run
-from reports.significance import BOUNDS, Mark, PageSetMismatch, align, figure_key, marks
-from reports.tables import MARKS_NOTE, Table, cell
+from boilerbench.reports.figures import MissingRuns
+from boilerbench.reports.runfiles import Run
+from boilerbench.reports.significance import BOUNDS, Mark, PageSetMismatch, align, figure_key, marks
+from boilerbench.reports.tables import MARKS_NOTE, Table, cell
 
 QUARTILES = ("Q1", "Q2", "Q3", "Q4")
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from reports.collect import pages
-from reports.figures import MissingRuns
-from reports.published import CLEANEVAL_2007, SYSTEM_NAMES
-from reports.tables import Table, fmt
+from boilerbench.reports.collect import pages
+from boilerbench.reports.figures import MissingRuns
+from boilerbench.reports.published import CLEANEVAL_2007, SYSTEM_NAMES
+from boilerbench.reports.tables import Table, fmt
 
 #: the competition's entries, in the order of their published score
 ENTRIES = tuple(sorted((k for k, v in CLEANEVAL_2007.items() if "to" in v), key=lambda k: -CLEANEVAL_2007[k]["ave"]))

@@ -15,10 +15,10 @@ import re
 
 import pandas as pd
 
-from reports.datasets import SNIPPET_ONLY, latest_runs
-from reports.figures import MissingRuns
-from reports.published import PUBLISHED
-from reports.tables import Table, cell, fmt, interval_of
+from boilerbench.reports.datasets import SNIPPET_ONLY, latest_runs
+from boilerbench.reports.figures import MissingRuns
+from boilerbench.reports.published import PUBLISHED
+from boilerbench.reports.tables import Table, cell, fmt, interval_of
 
 #: Fewest scored pages of a language in a dataset for it to get a column.
 MIN_PAGES = 20

@@ -1,4 +1,4 @@
-"""``python -m reports inspect RUN_DIR [RUN_DIR2] -o OUT_DIR``: a static site to look inside a
+"""``python -m boilerbench.reports inspect RUN_DIR [RUN_DIR2] -o OUT_DIR``: a static site to look inside a
 run page by page (self-contained HTML, CSS and JS: no network, works from ``file://``).
 
 The index lists every page of the run with its metrics, sortable by each, worst first; each
@@ -28,10 +28,10 @@ import time
 from pathlib import Path
 
 from boilerbench.errors import BoilerbenchError
-from reports.inspect.load import load_pages
-from reports.inspect.site import write_site
-from reports.runfiles import Run, RunFileError
-from reports.significance import PageSetMismatch
+from boilerbench.reports.inspect.load import load_pages
+from boilerbench.reports.inspect.site import write_site
+from boilerbench.reports.runfiles import Run, RunFileError
+from boilerbench.reports.significance import PageSetMismatch
 
 
 def build(run_dirs: list[str], out: Path) -> int:
@@ -43,7 +43,7 @@ def build(run_dirs: list[str], out: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports inspect", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m boilerbench.reports inspect", description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="one run folder, or two on the same pages to compare")
     parser.add_argument("-o", "--out", required=True, help="folder for the site (index.html)")
     args = parser.parse_args(argv)

@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 
 from boilerbench.evaluation.aggregates import CI_SUFFIX
-from reports.published import SOURCES, published
-from reports.runfiles import Run, RunFileError
-from reports.significance import ALPHA, BOUNDS, PERMUTATIONS, Mark, align, figure_key, has_columns, marks
+from boilerbench.reports.published import SOURCES, published
+from boilerbench.reports.runfiles import Run, RunFileError
+from boilerbench.reports.significance import ALPHA, BOUNDS, PERMUTATIONS, Mark, align, figure_key, has_columns, marks
 
 #: Measured columns: (run column, header).
 MEASURED = (

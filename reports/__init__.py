@@ -1,5 +1,0 @@
-"""Paper tables and figures from run folders: ``python -m reports [RUN_DIRS...] [--out DIR]``.
-
-Reads only what runs wrote (``summary.json``, ``pages.csv``); imports nothing from the
-extractors. See :mod:`reports.artefacts` for what is built and the command behind each one.
-"""
