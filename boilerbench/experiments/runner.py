@@ -23,6 +23,7 @@ from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, model_lock, save_cached
 from boilerbench.experiments.model_file import save_model_file
 from boilerbench.experiments.parallel import evaluate_pages
+from boilerbench.experiments.resources import job_resources, start_job
 from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.reuse import (
     file_fingerprint,
@@ -176,6 +177,8 @@ def summarise(
         "config": OmegaConf.to_container(cfg, resolve=True),
         "versions": package_versions(),
         "extractor_info": extractor.run_info() if hasattr(extractor, "run_info") else {},
+        # CPU seconds and peak memory of the job (boilerbench.experiments.resources)
+        "resources": job_resources(),
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
     for section, column in (("by_page_type", "page_type"), ("by_language", "language")):
@@ -406,6 +409,7 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     also written to one file (:mod:`boilerbench.experiments.model_file`).
     """
     started = time.perf_counter()
+    start_job()
     set_cache_dir(cfg.paths.get("cache_dir"))
     extractor = build(cfg.extractor)  # before the data is read: a bad config value fails at once
     dataset = build(cfg.dataset)

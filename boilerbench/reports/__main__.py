@@ -4,6 +4,10 @@ index and ``runs.csv``, the run rows every table was built from; ``--base`` adds
 earlier ``runs.csv`` (a run under RUN_DIRS replaces its row), so a table can be rebuilt on a machine
 that reran only some of its runs (figures that read per-page rows need the run folders).
 
+``python -m boilerbench.reports --check [RUNS_CSV]`` lists the rows of a results store (default
+``reports/results/runs.csv``) whose extractor's code version is not HEAD's, one line each, and
+exits 1 when there is one (:mod:`boilerbench.reports.stale`).
+
 ``python -m boilerbench.reports compare RUN_A RUN_B [...]`` compares runs page by page
 (:mod:`boilerbench.reports.compare`);
 ``python -m boilerbench.reports inspect RUN_DIR [RUN_DIR2] -o OUT_DIR`` writes the per-page viewer
@@ -21,8 +25,9 @@ import matplotlib.pyplot as plt
 
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.reports.artefacts import ARTEFACTS
-from boilerbench.reports.collect import collect
+from boilerbench.reports.collect import collect, read_runs
 from boilerbench.reports.figures import MissingRuns
+from boilerbench.reports.provenance import with_provenance
 from boilerbench.reports.tables import Table
 
 
@@ -42,7 +47,7 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
         "|---|---|---|---|",
     ]
     for artefact in ARTEFACTS:
-        tagged = runs[runs["report"].isin(artefact.experiments)]
+        tagged = artefact.runs(runs)
         try:
             result = artefact.build(tagged)
         except MissingRuns as err:
@@ -52,7 +57,7 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
         if isinstance(result, Table):
             atomic_write_text(out / f"{artefact.name}.md", result.markdown())
             atomic_write_text(out / f"{artefact.name}.tex", result.latex())
-            atomic_write_text(out / f"{artefact.name}.csv", result.csv())
+            atomic_write_text(out / f"{artefact.name}.csv", with_provenance(result.rows(), tagged).to_csv(index=False))
             files = [f"{artefact.name}.md", f"{artefact.name}.tex", f"{artefact.name}.csv"]
         else:
             files = []
@@ -77,7 +82,16 @@ def main(argv: list[str]) -> int:
     parser.add_argument("run_dirs", nargs="*", default=["multirun"], help="folders holding runs (searched recursively)")
     parser.add_argument("--out", default="reports/out", help="where the tables, figures and index go")
     parser.add_argument("--base", help="an earlier build's runs.csv: its rows for the runs not under RUN_DIRS")
+    parser.add_argument(
+        "--check",
+        nargs="?",
+        const=STORE,
+        metavar="RUNS_CSV",
+        help=f"list the stale rows of a results store (default {STORE}) instead of building; exit 1 if any",
+    )
     args = parser.parse_args(argv)
+    if args.check:
+        return check(args.check)
     start = time.perf_counter()
     missing_dirs = [d for d in args.run_dirs if not Path(d).is_dir()]
     if missing_dirs:
@@ -91,6 +105,30 @@ def main(argv: list[str]) -> int:
         print(f"  {name:<26} {state}")
     print(f"reports in {args.out} ({time.perf_counter() - start:.1f} s)")
     return 0
+
+
+#: The committed results store's index.
+STORE = "reports/results/runs.csv"
+
+
+def check(runs_csv: str) -> int:
+    """``--check``: one line per stale row of ``runs_csv`` on stdout, a count on stderr; 1 if any, 2
+    when the file is missing."""
+    from boilerbench.reports.stale import UNRECORDED, stale_rows
+
+    if not Path(runs_csv).is_file():
+        print(f"error: no such runs file: {runs_csv}", file=sys.stderr)
+        return 2
+    runs = read_runs(runs_csv)
+    stale = stale_rows(runs)
+    for row in stale:
+        print(row.line())
+    unrecorded = sum(1 for r in stale if r.reason == UNRECORDED)
+    print(
+        f"{len(stale)} of {len(runs)} rows of {runs_csv} stale ({unrecorded} without a recorded code version)",
+        file=sys.stderr,
+    )
+    return 1 if stale else 0
 
 
 def _compare(argv: list[str]) -> int:

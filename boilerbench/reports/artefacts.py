@@ -11,13 +11,15 @@ from dataclasses import dataclass
 import pandas as pd
 
 from boilerbench.reports import datasets, figures, headline, languages, strata
+from boilerbench.reports.budget import table_budget
 from boilerbench.reports.cleaneval2007 import cleaneval2007_table
 from boilerbench.reports.tables import Table, results_table
 
 
 @dataclass(frozen=True)
 class Artefact:
-    """A table or a figure: its name, the experiments whose runs it reads, and its builder."""
+    """A table or a figure: its name, the experiments whose runs it reads (none named: every
+    run), and its builder."""
 
     name: str
     kind: str
@@ -27,7 +29,13 @@ class Artefact:
     @property
     def command(self) -> str:
         """The command that makes its runs and rebuilds it."""
+        if not self.experiments:
+            return "make reports"
         return f"python run.py experiment={self.experiments[0]} && python -m boilerbench.reports"
+
+    def runs(self, runs: pd.DataFrame) -> pd.DataFrame:
+        """The runs it reads."""
+        return runs[runs["report"].isin(self.experiments)] if self.experiments else runs
 
 
 def _table_cleaneval(runs: pd.DataFrame) -> Table:
@@ -118,4 +126,5 @@ ARTEFACTS = (
     ),
     Artefact("table_strata", "table", TABLE_RUNS, lambda r: strata.table_strata(_default_runs(r))),
     Artefact("fig_strata", "figure", TABLE_RUNS, lambda r: strata.fig_strata(_default_runs(r))),
+    Artefact("table_budget", "table", (), table_budget),
 )

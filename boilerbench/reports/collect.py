@@ -12,8 +12,12 @@ import pandas as pd
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
 KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "params")
+#: Where a row's figures came from: the run's identity (:mod:`boilerbench.experiments.reuse`) and
+#: its extractor's code version (:func:`boilerbench.experiments.model_cache.extractor_version`);
+#: empty in rows of runs that predate them.
+PROVENANCE = ("run_key", "code_version")
 #: Text columns of a run row (the rest are numbers).
-TEXT = (*KEY, "run_dir", "finished_at")
+TEXT = (*KEY, "run_dir", "finished_at", *PROVENANCE)
 
 
 class MissingRuns(Exception):
@@ -29,7 +33,8 @@ def protocol(summary: dict) -> str:
 
 
 def run_row(path: Path) -> dict:
-    """One run's row: identity, every metric flattened (``block.f1``), timings, the extractor's
+    """One run's row: identity, provenance (:data:`PROVENANCE`), every metric flattened
+    (``block.f1``), timings and resources (CPU seconds, peak memory), the extractor's
     hyperparameters (``param.<name>``) and where its files are."""
     summary = json.loads(path.read_text())
     config = summary.get("config", {})
@@ -46,8 +51,12 @@ def run_row(path: Path) -> dict:
         "n_pages": summary["n_pages"],
         "n_errors": summary["n_errors"],
         "finished_at": summary.get("finished_at", ""),
+        **{name: summary.get(name, "") for name in PROVENANCE},
         "ms_per_page": summary["timing"]["extract_ms_per_page"],
         "fit_s": summary["timing"].get("fit_s", 0.0),
+        "wall_s": summary["timing"].get("wall_s", float("nan")),
+        "cpu_s": summary.get("resources", {}).get("cpu_s", float("nan")),
+        "peak_rss_mb": summary.get("resources", {}).get("peak_rss_mb", float("nan")),
     }
     for group, values in summary["metrics"].items():
         for name, value in values.items():
@@ -80,7 +89,9 @@ def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd
     frames = [f for f in frames if not f.empty]
     if not frames:
         return pd.DataFrame(columns=[*KEY, "run_dir"])
-    frame = pd.concat(frames, ignore_index=True).sort_values("finished_at", kind="stable")
+    frame = pd.concat(frames, ignore_index=True)
+    frame = frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
+    frame = frame.sort_values("finished_at", kind="stable")
     return frame.drop_duplicates(subset=list(KEY), keep="last").reset_index(drop=True)
 
 

@@ -53,9 +53,12 @@ class Table:
         body = ["| " + " | ".join(str(v) for v in row) + " |" for row in self.frame.itertuples(index=False)]
         return "\n".join([f"### {self.title}", "", header, rule, *body, "", self.note, ""])
 
+    def rows(self) -> pd.DataFrame:
+        """The table's numbers, or its display strings where it has none: what its CSV holds."""
+        return self.numbers if self.numbers is not None else self.frame
+
     def csv(self) -> str:
-        """The table's numbers (or its display strings where it has none) as CSV."""
-        return (self.numbers if self.numbers is not None else self.frame).to_csv(index=False)
+        return self.rows().to_csv(index=False)
 
     def latex(self) -> str:
         spec = "l" * 3 + "r" * (len(self.frame.columns) - 3)

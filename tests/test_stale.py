@@ -1,0 +1,120 @@
+"""The stale-figure check (``python -m boilerbench.reports --check``): a row of the results store is
+stale when its extractor's recorded code version is not what HEAD's code gives; and the CI gate
+over the committed store: no row may have gone stale in the commit under test."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from conftest import PROJECT
+from hydra import compose, initialize_config_dir
+
+from boilerbench.errors import BoilerbenchError
+from boilerbench.experiments import run
+from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.reports.__main__ import STORE, main
+from boilerbench.reports.collect import collect, read_runs
+from boilerbench.reports.stale import UNRECORDED, StaleRow, current_version, stale_rows, versions_at, went_stale
+
+PAGES = {"a": ("<body><div><a>Home</a></div><p>" + "word " * 40 + "</p></body>", "word " * 40)}
+
+
+def _bte_run(tmp_path):
+    data = tmp_path / "pages"
+    data.mkdir()
+    for name, (html, gold) in PAGES.items():
+        (data / f"{name}.html").write_text(html)
+        (data / f"{name}.txt").write_text(gold)
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(
+            "config",
+            overrides=["extractor=bte", "dataset=plaintext", f"dataset.root={data}", f"paths.root_dir={tmp_path}"],
+        )
+    return run(cfg, tmp_path / "runs" / "bte")
+
+
+def test_a_fresh_run_is_current_and_a_planted_stale_row_fails_the_check(tmp_path, capsys):
+    summary = _bte_run(tmp_path)
+    runs = collect([tmp_path / "runs"])
+    # every row carries where it came from
+    assert runs.loc[0, "run_key"] == summary["run_key"] and len(summary["run_key"]) == 24
+    assert runs.loc[0, "code_version"] == summary["code_version"]
+    # the check recomputes, without running anything, the version the runner recorded
+    assert stale_rows(runs) == []
+    good = tmp_path / "runs.csv"
+    runs.to_csv(good, index=False)
+    assert main(["--check", str(good)]) == 0
+    planted = runs.copy()
+    planted.loc[0, "code_version"] = "0123456789abcdef"
+    bad = tmp_path / "planted.csv"
+    planted.to_csv(bad, index=False)
+    capsys.readouterr()
+    assert main(["--check", str(bad)]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [
+        f"stale: - bte on plaintext ({runs.loc[0, 'run_dir']}): made by code version 0123456789abcdef, "
+        f"HEAD's is {summary['code_version']}"
+    ]
+    assert "1 of 1 rows" in err
+
+
+def test_rows_without_a_version_or_extractor_are_stale_with_their_reason(tmp_path):
+    runs = read_runs_from(
+        tmp_path,
+        "run_dir,report,extractor,dataset,split,protocol,trained_on,params,finished_at,code_version\n"
+        "old,table_x,bte,cleaneval,cleaneval,test,,,,\n"
+        "gone,table_x,no_such_extractor,cleaneval,cleaneval,test,,,,0123456789abcdef\n",
+    )
+    reasons = [(r.run_dir, r.reason) for r in stale_rows(runs)]
+    assert reasons[0] == ("old", UNRECORDED)
+    assert reasons[1][0] == "gone" and "HEAD has no extractor config 'no_such_extractor'" in reasons[1][1]
+
+
+def read_runs_from(tmp_path, text):
+    path = tmp_path / "runs.csv"
+    path.write_text(text)
+    return read_runs(path)
+
+
+def _row(extractor, recorded, current):
+    return StaleRow("d", "r", extractor, "cleaneval", "", recorded, current, "reason")
+
+
+def test_only_rows_current_at_the_previous_commit_went_stale_in_this_one():
+    stale = [_row("bte", "aaa", "ccc"), _row("cetd", "old", "ccc"), _row("crf", "", "")]
+    previous = {("bte", ""): "aaa", ("cetd", ""): "bbb", ("crf", ""): "zzz"}
+    # bte was current before this commit changed its code; cetd was already stale; crf recorded nothing
+    assert [r.extractor for r in went_stale(stale, previous)] == ["bte"]
+
+
+def _committed() -> bool:
+    """Whether the working tree's package is HEAD's (versions_at reads commits, not edits)."""
+    diff = subprocess.run(["git", "-C", str(PROJECT), "diff", "--quiet", "HEAD", "--", "boilerbench"], check=False)
+    return diff.returncode == 0
+
+
+@pytest.mark.slow
+def test_versions_at_a_commit_are_that_commits_code():
+    if not _committed():
+        pytest.skip("boilerbench/ has uncommitted changes")
+    assert versions_at("HEAD", [("bte", "")], PROJECT) == {("bte", ""): current_version("bte", "")}
+
+
+def test_versions_at_an_unknown_revision_is_one_error():
+    with pytest.raises(BoilerbenchError, match="git cannot show no-such-revision"):
+        versions_at("no-such-revision", [("bte", "")], PROJECT)
+
+
+def test_no_row_of_the_store_went_stale_in_this_commit():
+    # The CI gate: a commit that changes an extractor's code must regenerate its rows. Rows already
+    # stale before the commit, and rows that recorded no version, are listed by --check, not failed here.
+    stale = stale_rows(read_runs(PROJECT / STORE))
+    candidates = [r for r in stale if r.recorded and r.current]
+    if not candidates:
+        return
+    try:
+        previous = versions_at("HEAD~1", sorted({(r.extractor, r.params) for r in candidates}), PROJECT)
+    except BoilerbenchError as err:  # a shallow clone has no previous commit to compare with
+        pytest.skip(str(err))
+    assert [r.line() for r in went_stale(candidates, previous)] == []
