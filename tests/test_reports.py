@@ -244,3 +244,46 @@ def test_pareto_front_keeps_the_points_nothing_beats():
     f1 = np.array([0.90, 0.80, 0.85, 0.70, 0.95])
     # 5 ms / 0.80 beats 5 ms / 0.70; 20 ms / 0.85 is beaten by 10 ms / 0.90
     assert pareto_front(ms, f1).tolist() == [1, 0, 4]
+
+
+def test_every_row_says_which_run_and_code_it_came_from(experiment):
+    sweep, out, _ = experiment
+    summaries = {json.loads(p.read_text())["extractor"]: json.loads(p.read_text()) for p in sweep.rglob("summary.json")}
+    runs = pd.read_csv(out / "runs.csv").set_index("extractor")
+    table = pd.read_csv(out / "table_cleaneval.csv").set_index("extractor")
+    for name, summary in summaries.items():
+        assert runs.loc[name, "run_key"] == table.loc[name, "run_key"] == summary["run_key"]
+        assert runs.loc[name, "code_version"] == table.loc[name, "code_version"] == summary["code_version"]
+        # what the job cost, from getrusage: a run takes some CPU and more than the interpreter's memory
+        assert runs.loc[name, "cpu_s"] == summary["resources"]["cpu_s"] > 0
+        assert runs.loc[name, "peak_rss_mb"] == summary["resources"]["peak_rss_mb"] > 50
+        assert runs.loc[name, "wall_s"] == summary["timing"]["wall_s"]
+    # the budget table sums the runs of an experiment; the total row all runs
+    budget = pd.read_csv(out / "table_budget.csv").set_index("experiment")
+    cpu = sum(s["resources"]["cpu_s"] for s in summaries.values())
+    assert budget.loc["table_cleaneval", "runs"] == budget.loc["total", "runs"] == 3
+    assert budget.loc["table_cleaneval", "CPU h"] == pytest.approx(cpu / 3600)
+    assert budget.loc["total", "peak RSS MiB"] == max(s["resources"]["peak_rss_mb"] for s in summaries.values())
+
+
+def test_a_matrix_row_names_every_run_behind_it():
+    from boilerbench.reports.provenance import with_provenance
+
+    runs = pd.DataFrame(
+        {
+            "extractor": ["bte", "bte", "cetd", "stack"],
+            "dataset": ["cleaneval", "wcxb", "cleaneval", "cleaneval"],
+            "split": ["cleaneval", "test", "cleaneval", "cleaneval"],
+            "trained_on": ["", "", "", ""],
+            "finished_at": ["1", "2", "3", "4"],
+            "run_key": ["k1", "k2", "k3", "k4"],
+            "code_version": ["v1", "v1", "v3", ""],
+        }
+    )
+    # an extractor x dataset matrix row gathers its runs; a headline row the runs of its extractor columns
+    matrix = with_provenance(pd.DataFrame({"extractor": ["bte", "cetd"], "cleaneval": [0.5, 0.6]}), runs)
+    assert list(matrix["run_key"]) == ["k1 k2", "k3"] and list(matrix["code_version"]) == ["v1", "v3"]
+    headline = with_provenance(pd.DataFrame({"dataset": ["wcxb: forum"], "bte": [0.1], "cetd": [0.2]}), runs)
+    assert list(headline["run_key"]) == ["k2"]
+    budget = with_provenance(pd.DataFrame({"experiment": ["total"]}), runs)
+    assert list(budget["run_key"]) == [""]
