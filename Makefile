@@ -60,17 +60,19 @@ model: $(VENV)/.installed
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/speed.py $(ARGS)
 
-# Prints the wall time of each experiment at the end (also in reports/out/time_budget.txt). An
-# experiment that fails (or exceeds max_error_rate) does not stop the others: the tables are built
-# from what ran, the failures are listed and make exits with status 1.
+# Prints the wall time of each experiment at the end (also in reports/out/time_budget.txt), and
+# which runs it reran and which it reused: a job whose folder holds the results of that very run
+# (same run_key: config, code versions, packages and pages) is kept, so after a change only the
+# jobs it touches rerun. An experiment that fails (or exceeds max_error_rate) does not stop the
+# others: the tables are built from what ran, the failures are listed and make exits with status 1.
 reports: $(VENV)/.installed
 	@mkdir -p reports/out && printf "%-32s %8s\n" experiment seconds > reports/out/time_budget.txt
-	@failed=""; for e in $(EXPERIMENTS); do \
+	@began=$$(date -u +%Y-%m-%dT%H:%M:%S+00:00); failed=""; for e in $(EXPERIMENTS); do \
 	  start=$$(date +%s); \
 	  $(BIN)/python run.py experiment=$$e hydra/launcher=parallel progress=false || failed="$$failed $$e"; \
 	  printf "%-32s %8d\n" $$e $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
 	done; \
-	start=$$(date +%s); $(BIN)/python -m boilerbench.reports || failed="$$failed reports"; \
+	start=$$(date +%s); $(BIN)/python -m boilerbench.reports --since "$$began" || failed="$$failed reports"; \
 	printf "%-32s %8d\n" "python -m boilerbench.reports" $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
 	cat reports/out/time_budget.txt; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed (their logs: multirun/<experiment>/*/run.log)"; exit 1; fi

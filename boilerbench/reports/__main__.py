@@ -19,6 +19,7 @@ import argparse
 import io
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -28,6 +29,7 @@ from boilerbench.reports.artefacts import ARTEFACTS
 from boilerbench.reports.collect import collect, read_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.provenance import with_provenance
+from boilerbench.reports.regeneration import regeneration_note
 from boilerbench.reports.tables import Table
 
 
@@ -89,6 +91,12 @@ def main(argv: list[str]) -> int:
         metavar="RUNS_CSV",
         help=f"list the stale rows of a results store (default {STORE}) instead of building; exit 1 if any",
     )
+    parser.add_argument(
+        "--since",
+        type=_moment,
+        metavar="ISO_TIME",
+        help="also say which runs finished since then (rerun) and which were reused (make reports passes its start)",
+    )
     args = parser.parse_args(argv)
     if args.check:
         return check(args.check)
@@ -104,7 +112,17 @@ def main(argv: list[str]) -> int:
     for name, state in status.items():
         print(f"  {name:<26} {state}")
     print(f"reports in {args.out} ({time.perf_counter() - start:.1f} s)")
+    if args.since is not None:
+        print(regeneration_note(args.run_dirs, args.since))
     return 0
+
+
+def _moment(text: str) -> datetime:
+    """An ISO 8601 time with its offset (``date -u +%Y-%m-%dT%H:%M:%S+00:00``)."""
+    moment = datetime.fromisoformat(text)
+    if moment.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{text!r} has no UTC offset")
+    return moment
 
 
 #: The committed results store's index.
