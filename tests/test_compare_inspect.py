@@ -316,3 +316,137 @@ def test_hostile_text_runs_no_script_in_chromium(hostile_site, browser):
     assert HOSTILE_ID in {a.text for a in browser.find_elements(By.CSS_SELECTOR, "#index tbody a")}
     link.click()  # the page the hostile id links to opens, and runs nothing either
     assert browser.execute_script("return typeof window.pwned") == "undefined"
+
+
+# --- the viewer as a researcher meets it: empty gold, folds, the table's order, A and B, source --
+
+NAV = "".join(f"<div><a>Section {i}</a></div>" for i in range(5))
+VIEWER_PAGES = {
+    "long": (f"<body>{NAV}<p>{ARTICLE}</p><div>Share this</div></body>", ARTICLE),
+    "empty": ("<body><div><a>Home</a></div><p>Only a menu here.</p></body>", ""),
+    **{k: PAGES[k] for k in ("a", "b", "c")},
+}
+
+
+@pytest.fixture(scope="module")
+def viewer(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("viewer")
+    made = {name: _run(tmp, name, "bte", VIEWER_PAGES) for name in ("bte", "bte_again")}
+    one, two = tmp / "site", tmp / "site_ab"
+    for out, folders in ((one, [made["bte"]]), (two, [made["bte"], made["bte_again"]])):
+        done = _reports("inspect", *folders, "-o", out)
+        assert done.returncode == 0, done.stderr
+    return made, one, two, tmp / f"pages_{len(VIEWER_PAGES)}"
+
+
+def _page(site, i):
+    return lxml_html.parse(str(site / "pages" / f"page-{i:05d}.html")).getroot()
+
+
+def test_pages_whose_gold_is_empty_are_flagged(viewer):
+    made, site, _, _ = viewer
+    ids = list(Run(made["bte"]).pages["page_id"])
+    rows = lxml_html.parse(str(site / "index.html")).getroot().cssselect("#index tbody tr")
+    flagged = {r.get("data-page-id") for r in rows if "empty-gold" in (r.get("class") or "")}
+    assert flagged == {r.get("data-page-id") for r in rows if r.cssselect(".flag.empty-gold")} == {"empty"}
+    for i, page_id in enumerate(ids):
+        assert bool(_page(site, i).cssselect("p.note.empty-gold")) == (page_id == "empty"), page_id
+
+
+def _runs_of_right_drops(outcomes: list[str]) -> list[list[int]]:
+    runs, current = [], []
+    for i, outcome in enumerate([*outcomes, "end"]):
+        if outcome == "db":
+            current.append(i)
+            continue
+        if len(current) >= 3:
+            runs.append(current)
+        current = []
+    return runs
+
+
+def test_rightly_dropped_boilerplate_folds_and_the_first_mistake_is_one_click_away(viewer):
+    made, site, _, _ = viewer
+    folds_seen = mistakes_seen = 0
+    for i, row in Run(made["bte"]).pages.iterrows():
+        root = _page(site, i)
+        blocks = root.cssselect("#blocks .blk")
+        outcomes = [next(c[2:] for c in b.get("class").split() if c.startswith("o-")) for b in blocks]
+        assert {k: outcomes.count(k) for k in OUTCOMES} == expected_outcomes(row)
+        folds = [[int(b.get("data-i")) for b in f.cssselect(".blk")] for f in root.cssselect("#blocks details.fold")]
+        assert folds == _runs_of_right_drops(outcomes), row["page_id"]
+        summaries = [s.text for s in root.cssselect("#blocks details.fold > summary")]
+        assert summaries == [f"{len(f)} blocks of boilerplate dropped, rightly" for f in folds]
+        folds_seen += len(folds)
+        wrong = [k for k, o in enumerate(outcomes) if o in ("kb", "dc")]
+        jump = root.cssselect("#first-mistake")[0]
+        assert jump.get("href") == (f"#b{wrong[0]}" if wrong else None), row["page_id"]
+        if wrong:
+            assert root.cssselect(f"#b{wrong[0]}")[0].get("data-i") == str(wrong[0])
+            mistakes_seen += 1
+    # the five section links of "long", and the mistakes of pages a-c, are there to be shown
+    assert folds_seen >= 1 and mistakes_seen >= 1
+
+
+def test_previous_and_next_follow_the_order_the_index_opens_with(viewer):
+    made, site, _, _ = viewer
+    pages = Run(made["bte"]).pages
+    key = np.where(pages["error"] != "", -1e9, pages["token_f1"].astype(float))
+    order = [int(i) for i in np.argsort(key, kind="stable")]  # worst first, as the index sorts on load
+    for position, i in enumerate(order):
+        root = _page(site, i)
+        previous, following = root.cssselect("#previous")[0], root.cssselect("#next")[0]
+        assert previous.get("href") == (f"../pages/page-{order[position - 1]:05d}.html" if position else None)
+        last = position + 1 == len(order)
+        assert following.get("href") == (None if last else f"../pages/page-{order[position + 1]:05d}.html")
+
+
+def test_the_two_runs_are_labelled_a_and_b(viewer):
+    _, _, site, _ = viewer
+    index = lxml_html.parse(str(site / "index.html")).getroot()
+    # the same extractor twice: told apart by their folders, and named by the letters of A - B
+    assert index.cssselect("h1")[0].text_content() == "A: bte (bte) vs B: bte (bte_again)"
+    page = _page(site, 0)
+    assert [b.text_content() for b in page.cssselect(".legend b")] == ["A: bte (bte)", "B: bte (bte_again)"]
+    assert [t.get("title").split(":")[0] for t in page.cssselect("#blocks .blk")[0].cssselect(".tag")] == ["A", "B"]
+
+
+def test_each_page_links_its_source_html_as_text(viewer):
+    made, site, _, data = viewer
+    for i, page_id in enumerate(Run(made["bte"]).pages["page_id"]):
+        link = [a for a in _page(site, i).cssselect("nav a") if a.text == "source HTML"][0]
+        assert link.get("href") == f"../sources/page-{i:05d}.txt"
+        source = (site / "pages" / link.get("href")).resolve()
+        assert source.read_text(encoding="utf-8") == "\ufeff" + (data / f"{page_id}.html").read_text()
+
+
+@pytest.mark.browser
+def test_viewer_navigation_in_headless_chromium(viewer, browser):
+    from selenium.webdriver.common.by import By
+
+    made, site, _, _ = viewer
+    browser.get((site / "index.html").as_uri())
+    browser.find_elements(By.CSS_SELECTOR, "#index thead th")[0].click()  # sort by page id
+    ids = [r.get_attribute("data-page-id") for r in browser.find_elements(By.CSS_SELECTOR, "#index tbody tr")]
+    assert ids == sorted(ids)
+    browser.find_element(By.CSS_SELECTOR, "#index tbody a").click()
+    for expected in ids[1:]:  # next follows the order the reader chose, not the one the site was written in
+        browser.find_element(By.ID, "next").click()
+        assert browser.find_element(By.TAG_NAME, "h1").text.split()[1] == expected
+    assert not browser.find_element(By.ID, "next").is_displayed()
+    browser.find_element(By.ID, "previous").click()
+    assert browser.find_element(By.TAG_NAME, "h1").text.split()[1] == ids[-2]
+    # a fold hides its blocks until opened; the jump lands on a block that is a mistake
+    browser.get((site / "pages" / f"page-{list(Run(made['bte']).pages['page_id']).index('long'):05d}.html").as_uri())
+    folds = browser.find_elements(By.CSS_SELECTOR, "details.fold")
+    hidden = folds[0].find_elements(By.CSS_SELECTOR, ".blk")
+    assert len(hidden) >= 3 and not any(b.is_displayed() for b in hidden)
+    folds[0].find_element(By.TAG_NAME, "summary").click()
+    assert all(b.is_displayed() for b in hidden)
+    c = list(Run(made["bte"]).pages["page_id"]).index("c")  # BTE keeps its "Share this"
+    browser.get((site / "pages" / f"page-{c:05d}.html").as_uri())
+    jump = browser.find_element(By.ID, "first-mistake")
+    target = jump.get_attribute("href").rsplit("#", 1)[1]
+    jump.click()
+    assert browser.execute_script("return location.hash") == f"#{target}"
+    assert {"o-kb", "o-dc"} & set(browser.find_element(By.ID, target).get_attribute("class").split())

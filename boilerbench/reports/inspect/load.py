@@ -30,7 +30,9 @@ OUTCOME_NAMES = {
 @dataclass
 class PageView:
     """One page as the viewer shows it; ``labels[r]`` is run r's predicted labels (None: the
-    page has no blocks in that run, e.g. it was too large to segment)."""
+    page has no blocks in that run, e.g. it was too large to segment); ``source_html`` the
+    page's decoded HTML as the dataset gives it; ``empty_gold`` whether its gold text is empty
+    (every kept block is then noise, and its F1 is 0 or undefined: such pages are flagged)."""
 
     page_id: str
     url: str
@@ -42,6 +44,8 @@ class PageView:
     gold: np.ndarray | None = None
     labels: list[np.ndarray | None] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    source_html: str = ""
+    empty_gold: bool = False
 
     def outcomes(self, run: int) -> list[str]:
         """Each block's outcome class in run ``run`` (empty without blocks)."""
@@ -124,6 +128,7 @@ def load_pages(runs: list[Run]) -> list[PageView]:
             views.append(view)
             continue
         view = PageView(page_id, page.url or "", rows, texts, page.gold_text)
+        view.source_html, view.empty_gold = page.html, not page.gold_text.strip()
         view.labels = [
             _labels(record, page, row, run, view.notes) for record, row, run in zip(records, rows, runs, strict=True)
         ]
