@@ -106,6 +106,7 @@ def test_versions_at_an_unknown_revision_is_one_error():
         versions_at("no-such-revision", [("bte", "")], PROJECT)
 
 
+@pytest.mark.slow  # when the store holds versioned stale rows: the previous commit's code is asked (seconds)
 def test_no_row_of_the_store_went_stale_in_this_commit():
     # The CI gate: a commit that changes an extractor's code must regenerate its rows. Rows already
     # stale before the commit, and rows that recorded no version, are listed by --check, not failed here.
