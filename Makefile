@@ -20,6 +20,10 @@ endif
 
 # The experiments behind every table and figure (the fig_short_pages, fig_speed_quality and
 # fig_score_distributions figures are drawn from the table runs), run two jobs at a time.
+# How each experiment's jobs are launched: two local processes, or over many machines through
+# Dask distributed, e.g. LAUNCH="hydra/launcher=dask hydra.launcher.address=tcp://HOST:8786"
+# (hydra_plugins/boilerbench_dask_launcher; Slurm: hydra/launcher=slurm).
+LAUNCH ?= hydra/launcher=parallel
 EXPERIMENTS ?= table_cleaneval table_l3s table_cross fig_scedd_coefficients fig_web2text_lambda table_datasets table_generalization table_headline table_languages table_languages_stack table_cleaneval2007 table_cleaneval2007_wcc table_cleaneval2007_fiasco
 
 $(BIN)/python:
@@ -69,7 +73,7 @@ reports: $(VENV)/.installed
 	@mkdir -p reports/out && printf "%-32s %8s\n" experiment seconds > reports/out/time_budget.txt
 	@began=$$(date -u +%Y-%m-%dT%H:%M:%S+00:00); failed=""; for e in $(EXPERIMENTS); do \
 	  start=$$(date +%s); \
-	  $(BIN)/python run.py experiment=$$e hydra/launcher=parallel progress=false || failed="$$failed $$e"; \
+	  $(BIN)/python run.py experiment=$$e $(LAUNCH) progress=false || failed="$$failed $$e"; \
 	  printf "%-32s %8d\n" $$e $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
 	done; \
 	start=$$(date +%s); $(BIN)/python -m boilerbench.reports --since "$$began" || failed="$$failed reports"; \
