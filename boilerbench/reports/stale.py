@@ -127,14 +127,12 @@ print(json.dumps(out))
 
 
 def versions_at(revision: str, keys: list[tuple[str, str]], repository: Path = Path(".")) -> dict[tuple[str, str], str]:
-    """The code versions the tree of git ``revision`` gives the (extractor, params) ``keys``:
-    its ``boilerbench`` package is exported into a temporary folder (``git archive``) and asked
-    in a fresh interpreter. Raises :class:`BoilerbenchError` when git cannot show ``revision``
-    (a shallow clone's first commit)."""
+    """The code versions the tree of git ``revision`` gives the (extractor, params) ``keys``: its
+    tree is exported into a temporary folder (``git archive``: the package and, in older layouts,
+    the configs beside it) and asked in a fresh interpreter. Raises :class:`BoilerbenchError`
+    when git cannot show ``revision`` (a shallow clone's first commit)."""
     with tempfile.TemporaryDirectory(prefix="boilerbench-then-") as folder:
-        archive = subprocess.run(
-            ["git", "-C", str(repository), "archive", revision, "boilerbench"], capture_output=True, check=False
-        )
+        archive = subprocess.run(["git", "-C", str(repository), "archive", revision], capture_output=True, check=False)
         if archive.returncode != 0:
             raise BoilerbenchError(f"git cannot show {revision}: {archive.stderr.decode(errors='replace').strip()}")
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
