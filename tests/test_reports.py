@@ -287,3 +287,13 @@ def test_a_matrix_row_names_every_run_behind_it():
     assert list(headline["run_key"]) == ["k2"]
     budget = with_provenance(pd.DataFrame({"experiment": ["total"]}), runs)
     assert list(budget["run_key"]) == [""]
+
+
+def test_the_budget_of_runs_that_recorded_no_resources_is_missing():
+    from boilerbench.reports.budget import table_budget
+    from boilerbench.reports.figures import MissingRuns
+
+    # rows of an older runs.csv: no cpu_s column at all, or one with no value
+    for runs in (pd.DataFrame({"report": ["table_x"]}), pd.DataFrame({"report": ["table_x"], "cpu_s": [None]})):
+        with pytest.raises(MissingRuns, match="recorded their CPU time"):
+            table_budget(runs)

@@ -23,7 +23,8 @@ COLUMNS = (
 
 def table_budget(runs: pd.DataFrame) -> Table:
     """One row per experiment (the runs' ``report`` tag) and a total row."""
-    measured = runs[pd.to_numeric(runs.get("cpu_s", pd.Series(dtype=float)), errors="coerce").notna()]
+    cpu = pd.to_numeric(runs["cpu_s"], errors="coerce") if "cpu_s" in runs else pd.Series(float("nan"), runs.index)
+    measured = runs[cpu.notna()]
     if measured.empty:
         raise MissingRuns("runs that recorded their CPU time and memory (summary.json resources)")
     rows, numbers = [], []
