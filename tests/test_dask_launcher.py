@@ -26,13 +26,13 @@ PAGES = {
 TIMINGS = ("extract_ms", "score_ms")
 
 
-def _sweep(tmp_path, folder, *launcher):
-    done = subprocess.run(
+def _sweep(tmp_path, folder, *launcher, extractors="bte,cetd"):
+    return subprocess.run(
         [
             sys.executable,
             "run.py",
             "-m",
-            "extractor=bte,cetd",
+            f"extractor={extractors}",
             "dataset=plaintext",
             f"dataset.root={tmp_path / 'pages'}",
             f"paths.root_dir={tmp_path}",
@@ -46,8 +46,6 @@ def _sweep(tmp_path, folder, *launcher):
         env={**os.environ, "PYTHONPATH": str(PROJECT)},
         timeout=300,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return done
 
 
 def _results(folder):
@@ -66,10 +64,18 @@ def _results(folder):
 @pytest.mark.slow
 def test_a_sweep_on_a_two_worker_cluster_gives_the_local_results(tmp_path):
     write_pairs(tmp_path / "pages", PAGES)
-    local = _results(tmp_path / "local") if _sweep(tmp_path, "local") else {}
+    done = _sweep(tmp_path, "local")
+    assert done.returncode == 0, done.stderr[-3000:]
+    local = _results(tmp_path / "local")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) as cluster:
+        on = ("hydra/launcher=dask", f"hydra.launcher.address={cluster.scheduler_address}")
         with distributed.Client(cluster) as client, distributed.get_task_stream(client) as stream:
-            ran = _sweep(tmp_path, "dask", "hydra/launcher=dask", f"hydra.launcher.address={cluster.scheduler_address}")
+            ran = _sweep(tmp_path, "dask", *on)
+        # a job refused for its configuration ends the sweep as a local one ends: one line, status 2
+        refused = _sweep(tmp_path, "refused", *on, extractors="crf")
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert "exited with status 2: error: extractor crf learns from training pages" in refused.stderr
     # the jobs were tasks of that cluster's workers, and each wrote what the local sweep wrote
     assert f"Dask launcher: 2 jobs on {cluster.scheduler_address}" in ran.stdout + ran.stderr
     assert sorted(t["key"].rsplit("-", 1)[-1] for t in stream.data if str(t["key"]).startswith("hydra-job-")) == [

@@ -18,8 +18,8 @@ in a worker process.
 
 Results are the same as a local sweep's: each job is the same deterministic run
 (:func:`boilerbench.experiments.seed.seed_everything`), only its process differs. A job that
-exits (``sys.exit`` on a configuration error) fails the sweep with its status, as a local sweep
-does.
+exits (``sys.exit`` on a configuration error) ends the sweep with its status and its one-line
+message, as a local sweep does.
 
 Dask rather than Ray (``hydra-ray-launcher``): the project already uses Dask distributed for
 ``boilerbench extract --cluster`` (:mod:`boilerbench.distributed`), it is a pure-Python install,
@@ -28,7 +28,10 @@ and dask-jobqueue puts it on the clusters research groups have.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import logging
+import sys
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -49,7 +52,18 @@ CONNECT_TIMEOUT_S = 30.0
 
 
 class JobExited(RuntimeError):
-    """A job called ``sys.exit`` (run.py does on a configuration error: exit status 2)."""
+    """A job called ``sys.exit`` (run.py does on a configuration error: exit status 2): its status
+    and the last line it wrote on standard error (run.py's one-line message)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message, status)  # both in args: the exception travels pickled to the client
+
+    @property
+    def status(self) -> int:
+        return int(self.args[1])
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 def execute_job(
@@ -68,16 +82,23 @@ def execute_job(
         sweep_config.hydra.job.id = f"{sweep_config.hydra.job.name}_{number}"
         sweep_config.hydra.job.num = number
     HydraConfig.instance().set_config(sweep_config)
+    stderr = io.StringIO()
     try:
-        return run_job(
-            hydra_context=hydra_context,
-            config=sweep_config,
-            task_function=task_function,
-            job_dir_key="hydra.sweep.dir",
-            job_subdir_key="hydra.sweep.subdir",
-        )
-    except SystemExit as exit:  # a worker must not exit: report the job's status instead
-        raise JobExited(f"job {number} ({' '.join(overrides)}) exited with status {exit.code}") from None
+        with contextlib.redirect_stderr(stderr):
+            return run_job(
+                hydra_context=hydra_context,
+                config=sweep_config,
+                task_function=task_function,
+                job_dir_key="hydra.sweep.dir",
+                job_subdir_key="hydra.sweep.subdir",
+            )
+    except SystemExit as exit:  # a worker must not exit: the sweep's process does, with the job's status
+        status = exit.code if isinstance(exit.code, int) else 1
+        lines = stderr.getvalue().strip().splitlines()
+        said = f": {lines[-1]}" if lines else ""
+        raise JobExited(f"job {number} ({' '.join(overrides)}) exited with status {status}{said}", status) from None
+    finally:
+        sys.stderr.write(stderr.getvalue())
 
 
 @contextmanager
@@ -141,6 +162,10 @@ class DaskLauncher(Launcher):
                 )
                 for number, overrides in enumerate(job_overrides, start=initial_job_idx)
             ]
-            results = client.gather(futures)
+            try:
+                results = client.gather(futures)
+            except JobExited as exited:  # as a local sweep ends: the job's message, its status
+                print(exited, file=sys.stderr)
+                sys.exit(exited.status)
         assert all(isinstance(r, JobReturn) for r in results)
         return list(results)
