@@ -324,6 +324,8 @@ NAV = "".join(f"<div><a>Section {i}</a></div>" for i in range(5))
 VIEWER_PAGES = {
     "long": (f"<body>{NAV}<p>{ARTICLE}</p><div>Share this</div></body>", ARTICLE),
     "empty": ("<body><div><a>Home</a></div><p>Only a menu here.</p></body>", ""),
+    # its source HTML holds a live script: the viewer links it as text, never as a page
+    "scripted": (f"<body><script>window.pwned = 1</script><p>{ARTICLE}</p></body>", ARTICLE),
     **{k: PAGES[k] for k in ("a", "b", "c")},
 }
 
@@ -450,3 +452,9 @@ def test_viewer_navigation_in_headless_chromium(viewer, browser):
     jump.click()
     assert browser.execute_script("return location.hash") == f"#{target}"
     assert {"o-kb", "o-dc"} & set(browser.find_element(By.ID, target).get_attribute("class").split())
+    # the source HTML opens as text: the page's script is shown, not run
+    scripted = list(Run(made["bte"]).pages["page_id"]).index("scripted")
+    browser.get((site / "pages" / f"page-{scripted:05d}.html").as_uri())
+    browser.find_element(By.LINK_TEXT, "source HTML").click()
+    assert "<script>window.pwned = 1</script>" in browser.find_element(By.TAG_NAME, "body").text
+    assert browser.execute_script("return typeof window.pwned") == "undefined"
