@@ -10,7 +10,8 @@ On a page as built (directives expanded, :mod:`.render`):
    cell of the store happens to hold it (with thousands of cells, most three-digit fractions
    are somewhere in ``runs.csv``, so a look-up by value alone could not fail).
 
-Dotted versions (``2.13.0``) are not numbers here; integers (page counts, years) are not figures.
+Dotted versions (``2.13.0``) and licence names (``Apache-2.0``) are not numbers here; integers
+(page counts, years) are not figures.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ SPAN = re.compile(
     r'data-col="(?P<col>[^"]+)"(?: data-item="(?P<item>[01])")?>(?P<text>[^<]*)</span>'
 )
 FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.S | re.M)
-#: A decimal number that is not part of a dotted version or a word (``v1.2``, ``2.13.0``).
-DECIMAL = re.compile(r"(?<![\w.])\d*\.\d+(?![\w]|\.\d)")
+#: A decimal number that is not part of a dotted version or a name (``v1.2``, ``2.13.0``,
+#: ``CC-BY-4.0``); a sign before it (``-0.004``) still makes it a number.
+DECIMAL = re.compile(r"(?<![\w.])(?<![A-Za-z]-)\d*\.\d+(?![\w]|\.\d)")
 
 
 def _span_problem(match: re.Match[str], store: Store) -> str | None:

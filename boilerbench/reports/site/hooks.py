@@ -4,7 +4,8 @@
   then quotes a figure the store does not hold fails the build (:func:`.check.problems`);
 - the store's figures are copied in under ``results/``, the leaderboard's data is written as
   ``leaderboard-data.js``, and the per-page viewers that ``python -m boilerbench.reports.site
-  viewers`` built (``build/viewer/<run>/``) are published under ``viewer/``.
+  viewers`` built (``build/viewer/<run>/``, or ``extra: viewers:`` in the config) are
+  published under ``viewer/``.
 """
 
 from __future__ import annotations
@@ -35,13 +36,13 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-def _viewer_files(root: Path, config: MkDocsConfig) -> tuple[list[File], set[str]]:
+def _viewer_files(folder: Path, config: MkDocsConfig) -> tuple[list[File], set[str]]:
     files, slugs = [], set()
-    for index in sorted((root / VIEWERS).glob("*/index.html")):
+    for index in sorted(folder.glob("*/index.html")):
         slugs.add(index.parent.name)
         for path in sorted(index.parent.rglob("*")):
             if path.is_file():
-                uri = f"viewer/{path.relative_to(root / VIEWERS).as_posix()}"
+                uri = f"viewer/{path.relative_to(folder).as_posix()}"
                 files.append(File.generated(config, uri, abs_src_path=str(path)))
     return files, slugs
 
@@ -52,7 +53,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     root = _root(config)
     for png in sorted(_store.root.glob("fig_*.png")):
         files.append(File.generated(config, f"results/{png.name}", abs_src_path=str(png)))
-    viewer_files, slugs = _viewer_files(root, config)
+    viewer_files, slugs = _viewer_files(root / config.extra.get("viewers", VIEWERS), config)
     for file in viewer_files:
         files.append(file)
     files.append(File.generated(config, "leaderboard-data.js", content=data_script(_store, slugs)))

@@ -8,7 +8,7 @@ A directive is an HTML comment, invisible where it is not expanded (GitHub's ren
   is one.
 - ``<!-- figures: EXTRACTOR -->``: the literature's figures for an extractor beside ours on the
   same dataset and metric, then the extractor's runs on every dataset.
-- ``<!-- settings: EXTRACTOR -->``: the extractor's config file (``conf/extractor/NAME.yaml``).
+- ``<!-- settings: PATH -->``: a config file, ``boilerbench/conf/PATH.yaml`` (``extractor/bte``).
 - ``<!-- figures-list -->``: every figure (PNG) in the store, as images.
 - ``<!-- leaderboard -->``: the leaderboard's table, filled in the browser from ``leaderboard.js``.
 
@@ -32,7 +32,7 @@ CONF = Path(__file__).resolve().parents[2] / "conf"
 OWN_REPORTS = ("table_datasets", "table_languages", "table_headline")
 
 VERBATIM = re.compile(r"<!-- store: (?P<file>[\w.-]+) -->\n(?P<body>.*?)<!-- /store -->", re.S)
-DIRECTIVE = re.compile(r"<!-- (?P<name>figures|settings|figures-list|leaderboard)(?:: (?P<arg>[\w-]+))? -->")
+DIRECTIVE = re.compile(r"<!-- (?P<name>figures|settings|figures-list|leaderboard)(?:: (?P<arg>[\w/-]+))? -->")
 
 
 def fill_verbatim(text: str, store: Store) -> str:
@@ -65,21 +65,21 @@ def expand(text: str, store: Store) -> str:
     return DIRECTIVE.sub(one, text)
 
 
-def settings(extractor: str) -> str:
-    """The extractor's config file as a YAML block."""
-    path = CONF / "extractor" / f"{extractor}.yaml"
-    return f"```yaml\n# boilerbench/conf/extractor/{extractor}.yaml\n{ends_line(path.read_text())}```"
+def settings(name: str) -> str:
+    """A config file (``boilerbench/conf/NAME.yaml``) as a YAML block."""
+    path = CONF / f"{name}.yaml"
+    return f"```yaml\n# boilerbench/conf/{name}.yaml\n{ends_line(path.read_text())}```"
 
 
 def own_rows(extractor: str, store: Store) -> pd.DataFrame:
     """The extractor's runs that the tables show with its default settings: per dataset, the run
-    of the first report of :data:`OWN_REPORTS` that has one (the latest such run)."""
-    runs = store.runs
+    of the first report of :data:`OWN_REPORTS` that has one (the latest such run); their key
+    columns, indexed by their row in ``runs.csv``."""
+    runs = store.runs[["report", "extractor", "dataset", "protocol", "trained_on", "n_pages", "finished_at"]]
     mine = runs[(runs["extractor"] == extractor) & runs["report"].isin(OWN_REPORTS)]
-    mine = mine.assign(_order=mine["report"].map(OWN_REPORTS.index)).sort_values(
-        ["_order", "finished_at"], ascending=[True, False], kind="stable"
-    )
-    return mine.drop_duplicates("dataset").drop(columns="_order")
+    mine = mine.sort_values("finished_at", ascending=False, kind="stable")
+    mine = mine.iloc[mine["report"].map(OWN_REPORTS.index).argsort(kind="stable")]
+    return mine.drop_duplicates("dataset")
 
 
 def published_beside_ours(extractor: str, store: Store) -> str:

@@ -51,7 +51,7 @@ class Store:
             path = self.root / name
             if not path.is_file():
                 raise StoreError(f"the results store has no {name} (looked in {self.root})")
-            self._frames[name] = read_runs(path) if name == "runs.csv" else pd.read_csv(path, dtype=str)
+            self._frames[name] = (read_runs(path) if name == "runs.csv" else pd.read_csv(path, dtype=str)).copy()
         return self._frames[name]
 
     @cached_property
@@ -71,7 +71,11 @@ class Store:
         frame = self.frame(source)
         if column not in frame.columns or not row.isdigit() or int(row) >= len(frame):
             raise StoreError(f"{source} has no cell ({row}, {column})")
-        return frame.iloc[int(row)][column]
+        return frame[column].iat[int(row)]
+
+    def cell(self, row: int, column: str) -> object:
+        """A cell of ``runs.csv``; None where the file has no such column."""
+        return self.runs[column].iat[row] if column in self.runs.columns else None
 
 
 def is_missing(value: object) -> bool:
@@ -115,11 +119,11 @@ def figure(source: str, row: object, column: str, text: str, item: int | None = 
 def run_figure(store: Store, row: int, column: str) -> str:
     """A run's figure from ``runs.csv`` with its interval (``0.923 [0.911, 0.935]``), or an en
     dash where the run has none."""
-    value = store.runs.iloc[row].get(column)
+    value = store.cell(row, column)
     if is_missing(value):
         return "–"
     text = figure("runs.csv", row, column, shown(value, column))
-    bounds = interval(store.runs.iloc[row].get(column + "_ci95"))
+    bounds = interval(store.cell(row, column + "_ci95"))
     if bounds is None:
         return text
     lo, hi = (figure("runs.csv", row, column + "_ci95", shown(b, column), item=i) for i, b in enumerate(bounds))
