@@ -169,5 +169,9 @@ def test_leaderboard_rows(store):
         "mix(a,b)/balanced",
         40.123,
     )
-    assert stack["viewer"] == "viewer/table_headline-0_stack_wcxb/index.html"
+    assert stack["viewer"] == f"viewer/{viewer_slug('multirun/table_headline/0_stack_wcxb')}/index.html"
+    assert viewer_slug("multirun/table_headline/0_stack_wcxb").startswith("table_headline-0_stack_wcxb-")
+    assert viewer_slug("/elsewhere/multirun/table_headline/0_stack_wcxb") != viewer_slug(
+        "multirun/table_headline/0_stack_wcxb"
+    )
     assert rows(store, viewers=set())[0]["viewer"] is None  # no viewer built, no link

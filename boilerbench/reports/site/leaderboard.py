@@ -11,6 +11,7 @@ per-group timing, so a group row repeats its run's milliseconds per page.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -37,10 +38,12 @@ def leaderboard_runs(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def viewer_slug(run_dir: str) -> str:
-    """The folder name of a run's viewer in the site: its experiment folder and job folder
-    (``multirun/table_headline/0_stack_wcxb`` -> ``table_headline-0_stack_wcxb``)."""
+    """The folder name of a run's viewer in the site: its experiment folder, job folder and a
+    short hash of the whole path (two machines' ``multirun/table_headline/0_stack_wcxb`` differ):
+    ``table_headline-0_stack_wcxb-1a2b3c4d``."""
     parts = Path(run_dir).parts[-2:]
-    return re.sub(r"[^\w.-]", "_", "-".join(parts))
+    digest = hashlib.sha1(run_dir.encode()).hexdigest()[:8]
+    return re.sub(r"[^\w.-]", "_", "-".join(parts)) + f"-{digest}"
 
 
 def _groups(run: pd.Series) -> list[tuple[str, str]]:
