@@ -10,7 +10,8 @@ A directive is an HTML comment, invisible where it is not expanded (GitHub's ren
   same dataset and metric, then the extractor's runs on every dataset.
 - ``<!-- settings: PATH -->``: a config file, ``boilerbench/conf/PATH.yaml`` (``extractor/bte``).
 - ``<!-- figures-list -->``: every figure (PNG) in the store, as images.
-- ``<!-- leaderboard -->``: the leaderboard's table, filled in the browser from ``leaderboard.js``.
+- ``<!-- leaderboard -->``: the leaderboard's table, filled in the browser from ``leaderboard.js``,
+  and the store's speed-quality figure.
 
 Each number a directive writes carries its store address (:func:`.store.figure`).
 """
@@ -60,7 +61,7 @@ def expand(text: str, store: Store) -> str:
             return settings(arg)
         if name == "figures-list":
             return figures_list(store)
-        return LEADERBOARD_HTML
+        return LEADERBOARD_HTML + "\n\n" + speed_quality(store)
 
     return DIRECTIVE.sub(one, text)
 
@@ -127,6 +128,16 @@ def figures_list(store: Store) -> str:
     names = sorted(p.name for p in store.root.glob("fig_*.png"))
     shown = [f"### {Path(n).stem}\n\n![{Path(n).stem}](results/{n})" for n in names]
     return "\n\n".join(shown) or "The store holds no figure."
+
+
+def speed_quality(store: Store) -> str:
+    """The store's speed-quality figure (``fig_speed_quality.png``), or a line saying it has none."""
+    if (store.root / "fig_speed_quality.png").is_file():
+        return "## Speed and quality\n\n![fig_speed_quality](results/fig_speed_quality.png)"
+    return (
+        "The results store holds no speed-quality figure (`fig_speed_quality`) yet: "
+        "`make reports` draws it from the table runs."
+    )
 
 
 #: The leaderboard's container; ``assets/leaderboard.js`` fills it from ``leaderboard-data.js``.
