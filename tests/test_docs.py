@@ -144,6 +144,13 @@ def test_directives_expand_to_checked_figures(store):
     assert "_target_: boilerbench.extractors.bte.BTE" in page
 
 
+def test_every_store_table_is_listed_headline_first(store):
+    (store.root / "table_headline.md").write_text("### headline\n\n| a |\n|---|\n| 0.5 |\n")
+    page = expand("<!-- tables-list -->", store)
+    assert page.index("<!-- store: table_headline.md -->") < page.index("<!-- store: table_x.md -->")
+    assert problems(page, store) == []
+
+
 def test_leaderboard_rows(store):
     got = rows(store, viewers={viewer_slug("multirun/table_headline/0_stack_wcxb")})
     by = {(r["extractor"], r["group"]): r for r in got}

@@ -9,6 +9,7 @@ A directive is an HTML comment, invisible where it is not expanded (GitHub's ren
 - ``<!-- figures: EXTRACTOR -->``: the literature's figures for an extractor beside ours on the
   same dataset and metric, then the extractor's runs on every dataset.
 - ``<!-- settings: PATH -->``: a config file, ``boilerbench/conf/PATH.yaml`` (``extractor/bte``).
+- ``<!-- tables-list -->``: every table of the store (``table_*.md``), each as a store block.
 - ``<!-- figures-list -->``: every figure (PNG) in the store, as images.
 - ``<!-- leaderboard -->``: the leaderboard's table, filled in the browser from ``leaderboard.js``,
   and the store's speed-quality figure.
@@ -33,7 +34,9 @@ CONF = Path(__file__).resolve().parents[2] / "conf"
 OWN_REPORTS = ("table_datasets", "table_languages", "table_headline")
 
 VERBATIM = re.compile(r"<!-- store: (?P<file>[\w.-]+) -->\n(?P<body>.*?)<!-- /store -->", re.S)
-DIRECTIVE = re.compile(r"<!-- (?P<name>figures|settings|figures-list|leaderboard)(?:: (?P<arg>[\w/-]+))? -->")
+DIRECTIVE = re.compile(
+    r"<!-- (?P<name>figures-list|tables-list|figures|settings|leaderboard)(?:: (?P<arg>[\w/-]+))? -->"
+)
 
 
 def fill_verbatim(text: str, store: Store) -> str:
@@ -61,6 +64,8 @@ def expand(text: str, store: Store) -> str:
             return settings(arg)
         if name == "figures-list":
             return figures_list(store)
+        if name == "tables-list":
+            return tables_list(store)
         return LEADERBOARD_HTML + "\n\n" + speed_quality(store)
 
     return DIRECTIVE.sub(one, text)
@@ -121,6 +126,14 @@ def own_runs(extractor: str, store: Store) -> str:
         first = [run["dataset"], run["protocol"], run["trained_on"] or "–", pages]
         lines.append("| " + " | ".join([*first, *cells]) + " |")
     return "Ours, from the results store's runs (`reports/results/runs.csv`):\n\n" + head + "\n" + "\n".join(lines)
+
+
+def tables_list(store: Store) -> str:
+    """Every markdown table of the store, headline first, each verbatim between store markers
+    (which the figure check compares with the file)."""
+    names = sorted((p.name for p in store.root.glob("table_*.md")), key=lambda n: (n != "table_headline.md", n))
+    blocks = [f"<!-- store: {n} -->\n{ends_line(store.text(n))}<!-- /store -->" for n in names]
+    return "\n\n".join(blocks) or "The store holds no table."
 
 
 def figures_list(store: Store) -> str:
