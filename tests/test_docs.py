@@ -37,6 +37,11 @@ def test_readme_is_small_and_shows_the_stores_headline_table():
         assert command in text
 
 
+def test_the_readmes_links_resolve():
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8")):
+        assert (PROJECT / target).is_file(), target
+
+
 def test_every_page_shows_only_figures_the_store_holds():
     assert check(Store(PROJECT / "reports/results"), _pages()) == []
 
