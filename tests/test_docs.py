@@ -12,7 +12,7 @@ import pytest
 from conftest import PROJECT
 
 from boilerbench.reports.site.__main__ import check, readme
-from boilerbench.reports.site.check import problems
+from boilerbench.reports.site.check import docstring_problems, problems
 from boilerbench.reports.site.leaderboard import rows, viewer_slug
 from boilerbench.reports.site.render import expand
 from boilerbench.reports.site.store import Store, figure
@@ -116,6 +116,13 @@ def test_a_figure_with_its_store_address_is_checked_against_the_cell(store):
     assert problems(bound, store) == []
     assert problems(figure("published", "bte/cleaneval", "block.f1", "0.8"), store) == []
     assert len(problems(figure("published", "bte/cleaneval", "block.f1", "0.9"), store)) == 1
+
+
+def test_a_measurement_in_a_rendered_docstring_is_refused():
+    doc = '<div class="doc doc-contents first"><p>{}</p><pre><code>score = 0.8123</code></pre></div>'
+    assert docstring_problems(doc.format("Chosen on the development pages (block F1 0.838).")) != []
+    # settings, the literature's figures and section numbers are not measurements; code is code
+    assert docstring_problems(doc.format("Threshold 0.2 (sec. 4.3), published 74.2.")) == []
 
 
 def test_a_store_block_must_be_the_stores_file(store):

@@ -10,6 +10,12 @@ On a page as built (directives expanded, :mod:`.render`):
    cell of the store happens to hold it (with thousands of cells, most three-digit fractions
    are somewhere in ``runs.csv``, so a look-up by value alone could not fail).
 
+The docstrings that mkdocstrings renders into an extractor's or a dataset's page are checked
+after they are rendered, with a narrower rule (:func:`docstring_problems`): docstrings state
+settings (``0.2``), the literature's figures and section numbers, so only a number with three or
+more decimals, the precision of a measurement, is refused there. (The API reference and the
+metric definitions are not checked: their docstrings hold constants such as ``1.960``.)
+
 Dotted versions (``2.13.0``) and licence names (``Apache-2.0``) are not numbers here; integers
 (page counts, years) are not figures.
 """
@@ -18,6 +24,8 @@ from __future__ import annotations
 
 import html
 import re
+
+from lxml import html as lxml_html
 
 from boilerbench.reports.site.render import VERBATIM, ends_line
 from boilerbench.reports.site.store import PUBLISHED_SOURCE, Store, StoreError, interval, is_missing, shown
@@ -71,3 +79,29 @@ def problems(page: str, store: Store) -> list[str]:
         for number in DECIMAL.findall(line):
             found.append(f"{number!r} is typed on the page, not read from the store: {line.strip()[:100]}")
     return found
+
+
+#: A measured-looking number in a docstring: three or more decimals.
+MEASURED = re.compile(r"(?<![\w.])(?<![A-Za-z]-)\d*\.\d{3,}(?![\w]|\.\d)")
+
+
+def docstring_problems(page_html: str) -> list[str]:
+    """Measured-looking numbers in the docstrings a built page renders (mkdocstrings' ``doc``
+    blocks), outside code."""
+    if 'class="doc ' not in page_html:
+        return []
+    tree = lxml_html.fromstring(page_html)
+    for code in tree.xpath("//code|//pre"):
+        code.drop_tree()
+    found: dict[str, str] = {}
+    for block in tree.xpath('//div[contains(concat(" ", @class, " "), " doc-contents ")]'):
+        text = " ".join(block.text_content().split())
+        for number in MEASURED.findall(text):
+            where = _around(text, number)
+            found.setdefault(number, f"{number!r} is typed in a docstring, not read from the store: ...{where}...")
+    return list(found.values())
+
+
+def _around(text: str, number: str) -> str:
+    at = text.index(number)
+    return text[max(0, at - 60) : at + 40]

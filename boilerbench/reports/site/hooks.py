@@ -1,7 +1,8 @@
 """MkDocs hooks (``hooks:`` in ``mkdocs.yml``): the site is built from the results store.
 
 - every page's directives are expanded from the store (:func:`.render.expand`), and a page that
-  then quotes a figure the store does not hold fails the build (:func:`.check.problems`);
+  then quotes a figure the store does not hold fails the build (:func:`.check.problems`; the
+  docstrings rendered into it: :func:`.check.docstring_problems`);
 - the store's figures are copied in under ``results/``, the leaderboard's data is written as
   ``leaderboard-data.js``, and the per-page viewers that ``python -m boilerbench.reports.site
   viewers`` built (``build/viewer/<run>/``, or ``extra: viewers:`` in the config) are
@@ -17,7 +18,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from boilerbench.reports.site.check import problems
+from boilerbench.reports.site.check import docstring_problems, problems
 from boilerbench.reports.site.leaderboard import VIEWERS, data_script
 from boilerbench.reports.site.render import expand
 from boilerbench.reports.site.store import STORE, Store
@@ -68,3 +69,11 @@ def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Fil
     if found:
         raise PluginError(f"{page.file.src_uri}: " + "; ".join(found))
     return built
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Refuse a measured-looking number in the docstrings an extractor's or a dataset's page renders."""
+    found = docstring_problems(html) if page.file.src_uri.startswith(("extractors/", "datasets/")) else []
+    if found:
+        raise PluginError(f"{page.file.src_uri}: " + "; ".join(found))
+    return html
