@@ -84,6 +84,8 @@ def test_leaderboard_renders_sorts_and_links(built, browser):  # noqa: F811
     header.click()
     ms = [_number(t) for t in _cells(browser, "ms")]
     assert ms == sorted(ms, reverse=True) and ms[0] > ms[-1]
+    sorted_by = browser.find_element(By.CSS_SELECTOR, '#lb-table thead th[data-key="ms"]')
+    assert sorted_by.get_attribute("aria-sort") == "descending"
     browser.find_element(By.CSS_SELECTOR, '#lb-table thead th[data-key="ms"]').click()
     assert [_number(t) for t in _cells(browser, "ms")] == sorted(ms)
     browser.find_element(By.CSS_SELECTOR, '#lb-table thead th[data-key="extractor"]').click()

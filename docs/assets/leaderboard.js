@@ -69,11 +69,16 @@
       th.textContent = c.label + (state.sortKey === c.key ? (state.descending ? " ▼" : " ▲") : "");
       th.dataset.key = c.key;
       th.style.cursor = "pointer";
-      th.addEventListener("click", function () {
+      th.tabIndex = 0;
+      th.setAttribute("aria-sort", state.sortKey === c.key ? (state.descending ? "descending" : "ascending") : "none");
+      var sortBy = function () {
         state.descending = state.sortKey === c.key ? !state.descending : !c.text;
         state.sortKey = c.key;
         render();
-      });
+        document.querySelector('#lb-table thead th[data-key="' + c.key + '"]').focus();
+      };
+      th.addEventListener("click", sortBy);
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter") sortBy(); });
       tr.appendChild(th);
     });
     head.appendChild(tr);
