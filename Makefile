@@ -16,7 +16,7 @@ export BOILERBENCH_DATA := $(abspath ../shared/datasets)
 endif
 endif
 
-.PHONY: run test lint bench reports install clean model
+.PHONY: run test lint bench reports install clean model docs
 
 # The experiments behind every table and figure (the fig_short_pages, fig_speed_quality and
 # fig_score_distributions figures are drawn from the table runs), run two jobs at a time.
@@ -32,7 +32,7 @@ $(BIN)/python:
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -U pip
 	$(BIN)/python -m pip install -q "$(TORCH)"
-	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,stack,warc,render,dask,datatrove]"
+	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,stack,warc,render,dask,datatrove,docs]"
 	# ReadabiliPy runs Readability.js through node when its JavaScript dependencies are installed.
 	@if command -v npm >/dev/null; then \
 	  cd "$$($(BIN)/python -c 'import pathlib, readabilipy; print(pathlib.Path(readabilipy.__file__).parent)')/javascript" \
@@ -52,6 +52,16 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --quiet
+
+# The documentation site, from docs/ and the results store (reports/results/), into build/site/
+# (open build/site/index.html): the per-page viewers of the headline runs found on this machine
+# first (build/viewer/), then the site, which publishes them and links them from the leaderboard.
+# The README's headline table is rewritten from the store too.
+docs: $(VENV)/.installed
+	$(BIN)/python -m boilerbench.reports.site readme
+	$(BIN)/python -m boilerbench.reports.site viewers
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict
 
 # The pretrained model shipped in the wheel (boilerbench/models/default.bbmodel, what
 # `boilerbench extract` and `boilerbench.extract` use by default): the headline stack

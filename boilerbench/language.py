@@ -3,7 +3,7 @@
 The identifier is py3langid (Lui & Baldwin, "langid.py: An Off-the-shelf Language Identification
 Tool", ACL 2012; the fork by A. Barbaresi): a naive Bayes model over byte n-grams for 97 languages
 whose weights ship inside its wheel (``py3langid/data/model.npz.xz``), so nothing is downloaded,
-ever. Why this one and not langdetect: see README ("Page language") and
+ever. Why this one and not langdetect: see docs/datasets/index.md ("Page language") and
 ``benchmarks/language_id.py``, which measures both on the labelled pages.
 
 Codes are lowercase ISO 639-1 (``"en"``, ``"zh"``, ``"el"``); where a language has none, the

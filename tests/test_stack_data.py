@@ -1,4 +1,4 @@
-"""The ensembles and the stack on a few real CleanEval pages (small: the full runs are in the README)."""
+"""The ensembles and the stack on a few real CleanEval pages (small: the full runs are in the results store)."""
 
 from __future__ import annotations
 

@@ -146,9 +146,9 @@ class Dataset(ABC):
         how = ""
         if self.source and self.source.get("archives"):
             urls = " and ".join(a["url"] for a in self.source["archives"])
-            how = f" Get it from {urls} (see README.md, 'Where the data is looked for')."
+            how = f" Get it from {urls} (see docs/configuration.md, 'Where the data is looked for')."
         elif self.source and self.source.get("homepage"):
-            how = f" Get it as {self.source['homepage']} describes (see README.md, 'Datasets')."
+            how = f" Get it as {self.source['homepage']} describes (see the dataset's page in docs/datasets/)."
         raise DatasetNotFoundError(
             f"Dataset '{self.name}' not found. Looked in: {looked}.{fetch_error}{how} "
             f"Set {ENV_VAR} to the folder that holds '{self.name}/', or pass dataset.root=PATH."

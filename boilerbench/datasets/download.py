@@ -120,7 +120,7 @@ def check_manifest(folder: Path, manifest_file: Path, dataset: str) -> None:
         raise DatasetIntegrityError(
             f"Dataset '{dataset}' in {folder} does not match its checksum manifest {manifest_file}: {shown}. "
             "The files are damaged or another version: fetch them again (see the dataset's SOURCE.md or "
-            "README.md), or pass dataset.verify=false to use them anyway."
+            "docs/datasets/), or pass dataset.verify=false to use them anyway."
         )
 
 

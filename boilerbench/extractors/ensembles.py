@@ -30,7 +30,7 @@ from boilerbench.extractors.compose import extractor_names
 from boilerbench.extractors.members import WithMembers, vote_matrix
 from boilerbench.extractors.persistence import require_fitted
 
-#: The default members: fast and strong references and heuristics (see the README's measurements).
+#: The default members: fast and strong references and heuristics (see the results store's tables).
 DEFAULT_MEMBERS = ("trafilatura", "readability", "justext", "boilerpipe", "resiliparse")
 
 

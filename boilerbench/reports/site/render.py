@@ -1,0 +1,163 @@
+"""Directives in the documentation's markdown, replaced by what the results store holds.
+
+A directive is an HTML comment, invisible where it is not expanded (GitHub's rendering of
+``docs/``):
+
+- ``<!-- store: FILE -->`` ... ``<!-- /store -->``: the store file's text, verbatim, between the
+  two markers (a table as ``python -m boilerbench.reports`` wrote it); the README's headline table
+  is one.
+- ``<!-- figures: EXTRACTOR -->``: the literature's figures for an extractor beside ours on the
+  same dataset and metric, then the extractor's runs on every dataset.
+- ``<!-- settings: PATH -->``: a config file, ``boilerbench/conf/PATH.yaml`` (``extractor/bte``).
+- ``<!-- tables-list -->``: every table of the store (``table_*.md``), each as a store block.
+- ``<!-- figures-list -->``: every figure (PNG) in the store, as images.
+- ``<!-- leaderboard -->``: the leaderboard's table, filled in the browser from ``leaderboard.js``,
+  and the store's speed-quality figure.
+
+Each number a directive writes carries its store address (:func:`.store.figure`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from boilerbench.reports.published import PUBLISHED, SOURCES
+from boilerbench.reports.site.store import PUBLISHED_SOURCE, Store, figure, is_missing, run_figure
+
+#: Where the extractor configs are (``conf/extractor/NAME.yaml``).
+CONF = Path(__file__).resolve().parents[2] / "conf"
+#: The reports whose runs give an extractor's own figures (its default settings on each dataset's
+#: test pages), in order of preference.
+OWN_REPORTS = ("table_datasets", "table_languages", "table_headline")
+
+VERBATIM = re.compile(r"<!-- store: (?P<file>[\w.-]+) -->\n(?P<body>.*?)<!-- /store -->", re.S)
+DIRECTIVE = re.compile(
+    r"<!-- (?P<name>figures-list|tables-list|figures|settings|leaderboard)(?:: (?P<arg>[\w/-]+))? -->"
+)
+
+
+def fill_verbatim(text: str, store: Store) -> str:
+    """Every ``<!-- store: FILE -->`` block's body replaced by the store file's current text."""
+
+    def block(match: re.Match[str]) -> str:
+        return f"<!-- store: {match['file']} -->\n{ends_line(store.text(match['file']))}<!-- /store -->"
+
+    return VERBATIM.sub(block, text)
+
+
+def ends_line(text: str) -> str:
+    return text if text.endswith("\n") else text + "\n"
+
+
+def expand(text: str, store: Store) -> str:
+    """A page's markdown with every directive replaced by what the store holds."""
+    text = fill_verbatim(text, store)
+
+    def one(match: re.Match[str]) -> str:
+        name, arg = match["name"], match["arg"]
+        if name == "figures":
+            return published_beside_ours(arg, store) + "\n\n" + own_runs(arg, store)
+        if name == "settings":
+            return settings(arg)
+        if name == "figures-list":
+            return figures_list(store)
+        if name == "tables-list":
+            return tables_list(store)
+        return LEADERBOARD_HTML + "\n\n" + speed_quality(store)
+
+    return DIRECTIVE.sub(one, text)
+
+
+def settings(name: str) -> str:
+    """A config file (``boilerbench/conf/NAME.yaml``) as a YAML block."""
+    path = CONF / f"{name}.yaml"
+    return f"```yaml\n# boilerbench/conf/{name}.yaml\n{ends_line(path.read_text())}```"
+
+
+def own_rows(extractor: str, store: Store) -> pd.DataFrame:
+    """The extractor's runs that the tables show with its default settings: per dataset, the run
+    of the first report of :data:`OWN_REPORTS` that has one (the latest such run); their key
+    columns, indexed by their row in ``runs.csv``."""
+    runs = store.runs[["report", "extractor", "dataset", "protocol", "trained_on", "n_pages", "finished_at"]]
+    mine = runs[(runs["extractor"] == extractor) & runs["report"].isin(OWN_REPORTS)]
+    mine = mine.sort_values("finished_at", ascending=False, kind="stable")
+    mine = mine.iloc[mine["report"].map(OWN_REPORTS.index).argsort(kind="stable")]
+    return mine.drop_duplicates("dataset")
+
+
+def published_beside_ours(extractor: str, store: Store) -> str:
+    """A table of each published figure for the extractor beside ours (same dataset and metric,
+    our run of :func:`own_rows`), or a line saying there is none."""
+    rows = own_rows(extractor, store)
+    lines = []
+    for (name, dataset), metrics in PUBLISHED.items():
+        if name != extractor:
+            continue
+        ours = rows[rows["dataset"] == dataset]
+        for metric, value in metrics.items():
+            pub = figure(PUBLISHED_SOURCE, f"{name}/{dataset}", metric, f"{value:g}")
+            mine = "not in the store" if ours.empty else run_figure(store, int(ours.index[0]), metric)
+            if mine == "–":
+                mine = "not in the store"
+            lines.append(f"| {dataset} | `{metric}` | {pub} | {mine} |")
+    if not lines:
+        return "No published figure of this system is held against ours (`boilerbench/reports/published.py`)."
+    head = "| dataset | metric | published | ours [95 % interval] |\n|---|---|---|---|"
+    return f"{head}\n" + "\n".join(lines) + f"\n\n{SOURCES}"
+
+
+def own_runs(extractor: str, store: Store) -> str:
+    """The extractor's runs on every dataset (:func:`own_rows`): token, word and block F1 with
+    their intervals and milliseconds per page."""
+    rows = own_rows(extractor, store)
+    if rows.empty:
+        return "The results store holds no run of this extractor."
+    head = (
+        "| dataset | protocol | trained on | pages | token F1 | word F1 | block F1 | ms/page |\n"
+        "|---|---|---|---|---|---|---|---|"
+    )
+    lines = []
+    for i, run in rows.sort_values("dataset").iterrows():
+        pages = "" if is_missing(run["n_pages"]) else str(int(float(run["n_pages"])))
+        cells = [run_figure(store, int(i), c) for c in ("token.f1", "word.f1", "block.f1", "ms_per_page")]  # type: ignore[call-overload]
+        first = [run["dataset"], run["protocol"], run["trained_on"] or "–", pages]
+        lines.append("| " + " | ".join([*first, *cells]) + " |")
+    return "Ours, from the results store's runs (`reports/results/runs.csv`):\n\n" + head + "\n" + "\n".join(lines)
+
+
+def tables_list(store: Store) -> str:
+    """Every markdown table of the store, headline first, each verbatim between store markers
+    (which the figure check compares with the file)."""
+    names = sorted((p.name for p in store.root.glob("table_*.md")), key=lambda n: (n != "table_headline.md", n))
+    blocks = [f"<!-- store: {n} -->\n{ends_line(store.text(n))}<!-- /store -->" for n in names]
+    return "\n\n".join(blocks) or "The store holds no table."
+
+
+def figures_list(store: Store) -> str:
+    """Every PNG figure in the store as an image (copied into the site under ``results/``)."""
+    names = sorted(p.name for p in store.root.glob("fig_*.png"))
+    shown = [f"### {Path(n).stem}\n\n![{Path(n).stem}](results/{n})" for n in names]
+    return "\n\n".join(shown) or "The store holds no figure."
+
+
+def speed_quality(store: Store) -> str:
+    """The store's speed-quality figure (``fig_speed_quality.png``), or a line saying it has none."""
+    if (store.root / "fig_speed_quality.png").is_file():
+        return "## Speed and quality\n\n![fig_speed_quality](results/fig_speed_quality.png)"
+    return (
+        "The results store holds no speed-quality figure (`fig_speed_quality`) yet: "
+        "`make reports` draws it from the table runs."
+    )
+
+
+#: The leaderboard's container; ``assets/leaderboard.js`` fills it from ``leaderboard-data.js``.
+LEADERBOARD_HTML = """<div id="leaderboard" markdown="0">
+<p id="lb-controls"></p>
+<table id="lb-table"><thead></thead><tbody></tbody></table>
+<p id="lb-note"></p>
+</div>
+<script src="leaderboard-data.js"></script>
+<script src="assets/leaderboard.js"></script>"""
