@@ -249,31 +249,3 @@ def cache_report(root: Path) -> list[tuple[str, str, int, int]]:
         for version in sorted(p for p in step.iterdir() if p.is_dir()):
             rows.append((step.name, version.name, *_size(version)))
     return rows
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m boilerbench.cache info|clear [STEP ...] [--dir DIR]``: what the artefact cache
-    holds (files and size per step and code version), or remove it (whole, or some steps)."""
-    import argparse
-    import shutil
-
-    parser = argparse.ArgumentParser(prog="python -m boilerbench.cache", description=main.__doc__)
-    parser.add_argument("command", choices=("info", "clear"))
-    parser.add_argument("steps", nargs="*", help="only these artefact families (default: all)")
-    parser.add_argument("--dir", type=Path, default=Path(".cache/boilerbench"), help="the cache (paths.cache_dir)")
-    args = parser.parse_args(argv)
-    rows = [r for r in cache_report(args.dir) if not args.steps or r[0] in args.steps]
-    if args.command == "info":
-        print(f"{'step':<24} {'code version':<20} {'files':>9} {'MB':>10}")
-        for step, version, files, size in rows:
-            print(f"{step:<24} {version:<20} {files:>9,} {size / 1e6:>10.1f}")
-        print(f"{'total':<45} {sum(r[2] for r in rows):>9,} {sum(r[3] for r in rows) / 1e6:>10.1f}  ({args.dir})")
-        return 0
-    for step in sorted({r[0] for r in rows}):
-        shutil.rmtree(args.dir / step)
-    print(f"removed {sum(r[2] for r in rows):,} files, {sum(r[3] for r in rows) / 1e6:.1f} MB from {args.dir}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -5,7 +5,6 @@ trained model file or an extractor that needs no training.
                         [-o FILE | -o DIR/] [--format text|markdown|jsonl|csv] [--with-metadata]
                         [-j N | --cluster ADDRESS]
     boilerbench extract --list-extractors
-    boilerbench --version
 
 INPUT is an HTML file, a folder, ``-`` (one page on standard input), a JSON Lines file
 (``.jsonl``/``.ndjson``: one object a line with ``html`` and optional ``id`` and ``url``) or a
@@ -57,9 +56,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any
 
-from boilerbench import __version__
+from boilerbench.commands.parsing import Parser
 from boilerbench.errors import BoilerbenchError, import_optional
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -563,26 +562,16 @@ def list_extractors() -> str:
     return "\n".join(lines)
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors (exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"error: {self.prog}: {message}\n")
-
-
 def parser() -> argparse.ArgumentParser:
-    top = _Parser(prog="boilerbench", description="Main-content extraction from web pages.")
-    top.add_argument("--version", action="version", version=f"boilerbench {__version__}")
-    commands = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    ex = commands.add_parser(
-        "extract",
-        help="extract the main text of HTML pages",
+    """The options of ``boilerbench extract``."""
+    ex = Parser(
+        prog="boilerbench extract",
         description="Extract the main text of HTML pages with the default model, a model file or an extractor.",
     )
     which = ex.add_mutually_exclusive_group()
     which.add_argument("--extractor", help="an extractor that needs no training (see --list-extractors)")
     which.add_argument(
-        "--model", help="a model file from 'python run.py ... save_model=PATH' (default: the shipped one)"
+        "--model", help="a model file from 'boilerbench run ... save_model=PATH' (default: the shipped one)"
     )
     ex.add_argument(
         "inputs", nargs="*", metavar="INPUT", help="HTML files (.gz too), folders, - (stdin), .jsonl, .warc[.gz]"
@@ -605,23 +594,7 @@ def parser() -> argparse.ArgumentParser:
         help="extract on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); needs the dask extra",
     )
     ex.add_argument("--quiet", action="store_true", help="no progress bar")
-    cache = commands.add_parser("cache", help="check the artefact and model caches")
-    cache.add_argument("action", choices=("verify",), help="verify: check every entry, remove the bad ones")
-    cache.add_argument("--dir", type=Path, default=Path(".cache/boilerbench"), help="the cache (paths.cache_dir)")
-    cache.add_argument("--models", type=Path, default=Path("models"), help="the model cache (paths.model_dir)")
-    cache.add_argument("--dry-run", action="store_true", help="report the bad entries, remove nothing")
-    return top
-
-
-def verify_caches(args: argparse.Namespace) -> int:
-    """``boilerbench cache verify``: one line per bad entry, a total; exit status 1 when any was bad."""
-    from boilerbench.cache_verify import verify
-
-    report = verify(args.dir, args.models, remove=not args.dry_run)
-    for path, problem in report.bad:
-        print(f"{'bad' if args.dry_run else 'removed'}: {path}: {problem}")
-    print(f"{report.checked} entries checked, {len(report.bad)} bad ({args.dir}, {args.models})")
-    return 1 if report.bad else 0
+    return ex
 
 
 def _rows(args: argparse.Namespace, sources: list[Source]) -> Iterator[dict]:
@@ -635,10 +608,9 @@ def _rows(args: argparse.Namespace, sources: list[Source]) -> Iterator[dict]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """``boilerbench extract ARGS``: its exit status."""
     global _extractor, _extractor_name
     args = parser().parse_args(argv)
-    if args.command == "cache":
-        return verify_caches(args)
     counts: Counter[str] = Counter()
     output: Output | None = None
     try:
@@ -675,7 +647,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             output.close()
     print(summary(counts), file=sys.stderr)
     return 1 if counts["failed"] else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

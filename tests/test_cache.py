@@ -37,7 +37,8 @@ def test_gold_labels_are_shared_through_the_cache(tmp_path):
 
 
 def test_cache_info_and_clear(tmp_path, capsys):
-    from boilerbench.cache import cache_report, main
+    from boilerbench.cache import cache_report
+    from boilerbench.commands.cache import main
 
     set_cache_dir(tmp_path)
     try:

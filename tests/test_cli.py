@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from registry import PROJECT
 
-from boilerbench import cli
+from boilerbench import cli, commands
 
 ARTICLE = "The river rose by two metres overnight and the old bridge was closed to traffic until Monday."
 
@@ -37,7 +37,7 @@ def folder(tmp_path):
 
 
 def run_cli(args, capsys):
-    status = cli.main(["extract", *args, "--quiet"])
+    status = commands.main(["extract", *args, "--quiet"])
     out, err = capsys.readouterr()
     return status, out, err
 
@@ -89,7 +89,7 @@ def test_usage_errors_exit_two(tmp_path, capsys):
     status, _, err = run_cli(["--extractor", "stack", str(tmp_path / "a.html")], capsys)
     assert status == 2 and "save_model=PATH" in err and "--model" in err
     with pytest.raises(SystemExit) as exit_info:  # argparse: both --extractor and --model
-        cli.main(["extract", "--extractor", "bte", "--model", "m", str(tmp_path / "a.html")])
+        commands.main(["extract", "--extractor", "bte", "--model", "m", str(tmp_path / "a.html")])
     assert exit_info.value.code == 2
 
 
@@ -146,7 +146,7 @@ def test_worker_processes_keep_the_input_order(folder):
         [
             sys.executable,
             "-m",
-            "boilerbench.cli",
+            "boilerbench",
             "extract",
             "--extractor",
             "all_text",
@@ -174,7 +174,7 @@ def test_console_script_is_declared():
     tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
     scripts = tomllib.loads((PROJECT / "pyproject.toml").read_text())["project"]["scripts"]
     module, _, function = scripts["boilerbench"].partition(":")
-    assert module == "boilerbench.cli" and callable(getattr(cli, function))
+    assert module == "boilerbench.commands" and callable(getattr(commands, function))
 
 
 def test_binary_detection():

@@ -151,7 +151,7 @@ def test_cache_verify_removes_exactly_the_bad_entries(tmp_path, capsys):
     """Planted damage, one of each kind, beside good entries: ``boilerbench cache verify`` names and
     removes the damaged ones only; a dry run removes nothing; exit status 1 while any is bad."""
     from boilerbench.cache import cached_array, cached_text, set_cache_dir
-    from boilerbench.cli import main
+    from boilerbench.commands import main
 
     cache, model_dir = tmp_path / "cache", tmp_path / "models"
     set_cache_dir(cache)

@@ -146,7 +146,7 @@ def test_cli_refuses_an_unsafe_model_file_with_one_line_and_exit_2(tmp_path):
     page = tmp_path / "page.html"
     page.write_text("<p>hello</p>")
     done = subprocess.run(
-        [sys.executable, "-m", "boilerbench.cli", "extract", "--model", str(path), str(page)],
+        [sys.executable, "-m", "boilerbench", "extract", "--model", str(path), str(page)],
         cwd=PROJECT,
         capture_output=True,
         text=True,

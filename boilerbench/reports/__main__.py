@@ -1,17 +1,21 @@
-"""``python -m boilerbench.reports [RUN_DIRS...] [--out DIR] [--base RUNS_CSV]``: build every table and figure
-from the runs under RUN_DIRS (default ``multirun``) into DIR (default ``reports/out``), with an
-index and ``runs.csv``, the run rows every table was built from; ``--base`` adds the rows of an
-earlier ``runs.csv`` (a run under RUN_DIRS replaces its row), so a table can be rebuilt on a machine
-that reran only some of its runs (figures that read per-page rows need the run folders).
+"""``boilerbench report [RUN_DIRS...] [--out DIR] [--base RUNS_CSV]`` (or ``python -m boilerbench.reports``):
+build every table and figure from the runs under RUN_DIRS (default ``multirun``) into DIR
+(default ``reports/out``), with an index and ``runs.csv``, the run rows every table was built
+from; ``--base`` adds the rows of an earlier ``runs.csv`` (a run under RUN_DIRS replaces its
+row), so a table can be rebuilt on a machine that reran only some of its runs (figures that read
+per-page rows need the run folders).
 
-``python -m boilerbench.reports --check [RUNS_CSV]`` lists the rows of a results store (default
+``boilerbench report --check [RUNS_CSV]`` lists the rows of a results store (default
 ``reports/results/runs.csv``) whose extractor's code version is not HEAD's, one line each, and
 exits 1 when there is one (:mod:`boilerbench.reports.stale`).
 
-``python -m boilerbench.reports compare RUN_A RUN_B [...]`` compares runs page by page
+``boilerbench report --list-experiments`` prints the experiment configs whose runs the artefacts
+need (what ``make reports`` runs: :func:`boilerbench.reports.artefacts.experiments_to_run`).
+
+``boilerbench compare RUN_A RUN_B [...]`` compares runs page by page
 (:mod:`boilerbench.reports.compare`);
-``python -m boilerbench.reports inspect RUN_DIR [RUN_DIR2] -o OUT_DIR`` writes the per-page viewer
-(:mod:`boilerbench.reports.inspect`)."""
+``boilerbench inspect RUN_DIR [RUN_DIR2] -o OUT_DIR`` writes the per-page viewer
+(:mod:`boilerbench.reports.inspect`); ``python -m boilerbench.reports compare|inspect`` does the same."""
 
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
-from boilerbench.reports.artefacts import ARTEFACTS
+from boilerbench.reports.artefacts import ARTEFACTS, experiments_to_run
 from boilerbench.reports.collect import collect, read_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.provenance import with_provenance
@@ -72,7 +76,7 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
         status[artefact.name] = "written"
         links = ", ".join(f"[{f}]({f})" for f in files)
         index.append(f"| {artefact.name} | {links} | {len(tagged)} | `{artefact.command}` |")
-    index += ["", "Every artefact's runs: `make reports` (all experiments, then this command)."]
+    index += ["", "Every artefact's runs: `make reports` (the experiments it needs, then this command)."]
     atomic_write_text(out / "README.md", "\n".join(index) + "\n")
     return status
 
@@ -80,7 +84,7 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
 def main(argv: list[str]) -> int:
     if argv and argv[0] in SUBCOMMANDS:
         return SUBCOMMANDS[argv[0]](argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m boilerbench.reports", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="boilerbench report", description=__doc__.splitlines()[0])
     parser.add_argument("run_dirs", nargs="*", default=["multirun"], help="folders holding runs (searched recursively)")
     parser.add_argument("--out", default="reports/out", help="where the tables, figures and index go")
     parser.add_argument("--base", help="an earlier build's runs.csv: its rows for the runs not under RUN_DIRS")
@@ -97,7 +101,13 @@ def main(argv: list[str]) -> int:
         metavar="ISO_TIME",
         help="also say which runs finished since then (rerun) and which were reused (make reports passes its start)",
     )
+    parser.add_argument(
+        "--list-experiments", action="store_true", help="print the experiments whose runs the artefacts need, and stop"
+    )
     args = parser.parse_args(argv)
+    if args.list_experiments:
+        print("\n".join(experiments_to_run()))
+        return 0
     if args.check:
         return check(args.check)
     start = time.perf_counter()
@@ -161,7 +171,8 @@ def _inspect(argv: list[str]) -> int:
     return inspect_main(argv)
 
 
-#: ``python -m boilerbench.reports NAME ...``: the subcommands (a run folder cannot be named like them).
+#: ``python -m boilerbench.reports NAME ...``: the subcommands (a run folder cannot be named like them);
+#: the ``boilerbench`` command runs them as ``boilerbench compare`` and ``boilerbench inspect``.
 SUBCOMMANDS = {"compare": _compare, "inspect": _inspect}
 
 

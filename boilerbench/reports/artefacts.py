@@ -1,14 +1,20 @@
-"""What ``python -m boilerbench.reports`` builds: each table and figure, the runs it reads (those whose
+"""What ``boilerbench report`` builds: each table and figure, the runs it reads (those whose
 ``report`` tag, set by the experiment config, names one of its experiments) and the command
 that regenerates those runs. The experiment configs pin datasets and protocols; the builders
-only choose among the tagged runs."""
+only choose among the tagged runs.
+
+The experiment list lives in ``conf/experiment`` alone: :func:`experiments_to_run` (what ``make
+reports`` runs: ``boilerbench report --list-experiments``) is every experiment config whose
+``report`` tag some artefact needs."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import resources
 
 import pandas as pd
+import yaml
 
 from boilerbench.reports import datasets, figures, headline, languages, strata
 from boilerbench.reports.budget import table_budget
@@ -18,20 +24,28 @@ from boilerbench.reports.tables import Table, results_table
 
 @dataclass(frozen=True)
 class Artefact:
-    """A table or a figure: its name, the experiments whose runs it reads (none named: every
-    run), and its builder."""
+    """A table or a figure: its name, the experiments (``report`` tags) whose runs it reads (none
+    named: every run), and its builder; ``optional``: those of ``experiments`` whose runs it uses
+    when they exist but does not need (the table runs it also reads draw it), which ``make
+    reports`` leaves out."""
 
     name: str
     kind: str
     experiments: tuple[str, ...]
     build: Callable[[pd.DataFrame], Table | figures.plt.Figure]
+    optional: tuple[str, ...] = ()
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """The report tags whose runs it cannot do without."""
+        return tuple(e for e in self.experiments if e not in self.optional)
 
     @property
     def command(self) -> str:
         """The command that makes its runs and rebuilds it."""
         if not self.experiments:
             return "make reports"
-        return f"python run.py experiment={self.experiments[0]} && python -m boilerbench.reports"
+        return f"boilerbench run experiment={self.experiments[0]} && boilerbench report"
 
     def runs(self, runs: pd.DataFrame) -> pd.DataFrame:
         """The runs it reads."""
@@ -95,13 +109,18 @@ ARTEFACTS = (
     Artefact("table_cleaneval2007", "table", ("table_cleaneval2007",), cleaneval2007_table),
     Artefact("fig_scedd_coefficients", "figure", ("fig_scedd_coefficients",), figures.scedd_coefficients),
     Artefact(
-        "fig_short_pages", "figure", ("fig_short_pages", *TABLE_RUNS), lambda r: figures.short_pages(_default_runs(r))
+        "fig_short_pages",
+        "figure",
+        ("fig_short_pages", *TABLE_RUNS),
+        lambda r: figures.short_pages(_default_runs(r)),
+        optional=("fig_short_pages",),
     ),
     Artefact(
         "fig_speed_quality",
         "figure",
         ("fig_speed_quality", *TABLE_RUNS, "table_datasets"),
         lambda r: figures.speed_quality(_default_runs(r)),
+        optional=("fig_speed_quality",),
     ),
     Artefact("fig_web2text_lambda", "figure", ("fig_web2text_lambda",), figures.web2text_lambda),
     Artefact("table_datasets", "table", ("table_datasets",), datasets.table_datasets),
@@ -117,6 +136,7 @@ ARTEFACTS = (
         "figure",
         ("fig_score_distributions", *TABLE_RUNS),
         lambda r: figures.score_distributions(_default_runs(r)),
+        optional=("fig_score_distributions",),
     ),
     Artefact(
         "fig_critical_difference",
@@ -128,3 +148,17 @@ ARTEFACTS = (
     Artefact("fig_strata", "figure", TABLE_RUNS, lambda r: strata.fig_strata(_default_runs(r))),
     Artefact("table_budget", "table", (), table_budget),
 )
+
+
+def experiment_tags() -> dict[str, str]:
+    """Each experiment config (``conf/experiment/<name>.yaml``, as the package ships it) and the
+    ``report`` tag it gives its runs."""
+    folder = resources.files("boilerbench.conf") / "experiment"
+    configs = sorted((f for f in folder.iterdir() if f.name.endswith(".yaml")), key=lambda f: f.name)
+    return {f.name.removesuffix(".yaml"): str(yaml.safe_load(f.read_text(encoding="utf-8"))["report"]) for f in configs}
+
+
+def experiments_to_run() -> list[str]:
+    """The experiment configs whose runs some artefact needs (what ``make reports`` runs), by name."""
+    needed = {tag for artefact in ARTEFACTS for tag in artefact.needs}
+    return [name for name, tag in experiment_tags().items() if tag in needed]

@@ -120,7 +120,7 @@ def markdown(table: pd.DataFrame, permutations: int) -> str:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m boilerbench.reports compare", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="boilerbench compare", description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="run folders (each with summary.json and pages.csv)")
     parser.add_argument("--metrics", help="comma-separated figures (block.f1,token.f1); default: all")
     parser.add_argument("--resamples", type=int, default=RESAMPLES, help="bootstrap resamples")

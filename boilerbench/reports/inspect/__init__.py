@@ -43,7 +43,7 @@ def build(run_dirs: list[str], out: Path) -> int:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m boilerbench.reports inspect", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="boilerbench inspect", description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="one run folder, or two on the same pages to compare")
     parser.add_argument("-o", "--out", required=True, help="folder for the site (index.html)")
     args = parser.parse_args(argv)
