@@ -18,13 +18,14 @@ endif
 
 .PHONY: run test lint bench reports install clean model docs
 
-# The experiments behind every table and figure (the fig_short_pages, fig_speed_quality and
-# fig_score_distributions figures are drawn from the table runs), run two jobs at a time.
+# The experiments behind every table and figure, run two jobs at a time: the configs in
+# boilerbench/conf/experiment whose runs an artefact needs (boilerbench/reports/artefacts.py; the
+# figures that the table runs draw leave their own experiments out). Evaluated when used.
 # How each experiment's jobs are launched: two local processes, or over many machines through
 # Dask distributed, e.g. LAUNCH="hydra/launcher=dask hydra.launcher.address=tcp://HOST:8786"
 # (hydra_plugins/boilerbench_dask_launcher; Slurm: hydra/launcher=slurm).
 LAUNCH ?= hydra/launcher=parallel
-EXPERIMENTS ?= table_cleaneval table_l3s table_cross fig_scedd_coefficients fig_web2text_lambda table_datasets table_generalization table_headline table_languages table_languages_stack table_cleaneval2007 table_cleaneval2007_wcc table_cleaneval2007_fiasco
+EXPERIMENTS ?= $(shell $(BIN)/python -m boilerbench report --list-experiments)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -86,8 +87,8 @@ reports: $(VENV)/.installed
 	  $(BIN)/python run.py experiment=$$e $(LAUNCH) progress=false || failed="$$failed $$e"; \
 	  printf "%-32s %8d\n" $$e $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
 	done; \
-	start=$$(date +%s); $(BIN)/python -m boilerbench.reports --since "$$began" || failed="$$failed reports"; \
-	printf "%-32s %8d\n" "python -m boilerbench.reports" $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
+	start=$$(date +%s); $(BIN)/python -m boilerbench report --since "$$began" || failed="$$failed reports"; \
+	printf "%-32s %8d\n" "boilerbench report" $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
 	cat reports/out/time_budget.txt; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed (their logs: multirun/<experiment>/*/run.log)"; exit 1; fi
 

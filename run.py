@@ -5,7 +5,9 @@ python run.py extractor=bte dataset=cleaneval
 python run.py -m extractor=bte,all_text dataset=cleaneval,l3s_gn1
 """
 
-from boilerbench.commands.run import app
+import sys
+
+from boilerbench.commands.run import start
 
 if __name__ == "__main__":
-    app()
+    start(sys.argv[1:])

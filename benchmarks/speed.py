@@ -54,7 +54,7 @@ from boilerbench.experiments.runner import build, make_extractor
 
 PROJECT = Path(__file__).resolve().parents[1]
 CONF = PROJECT / "boilerbench" / "conf"
-DEFAULT_EXTRACTORS = "bte,cetd,scedd,crf,trafilatura,readability,justext,boilerpipe,html_to_text"
+DEFAULT_EXTRACTORS = "bte,cetd,scedd,crf,trafilatura,readability,justext,boilerpipe,inscriptis"
 REFERENCE = "trafilatura"
 PARTS = ("test", "validation", "train", "all")
 

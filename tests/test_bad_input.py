@@ -87,7 +87,6 @@ DEPTH_LIMITED |= {"majority_vote", "weighted_vote"}
 #: tree recursively and overflows Python's stack; Readability.js (node) reports an error; jusText
 #: has no stoplist for the language identified.
 ALLOWED_ERRORS = {
-    ("html_to_text", "deep_nesting"): "RecursionError",
     ("inscriptis", "deep_nesting"): "RecursionError",
     ("readabilipy", "deep_nesting"): "ReadabilityJsError",
     # random bytes read as text are identified as a language (py3langid: Guadeloupean Creole)

@@ -14,7 +14,6 @@ REFERENCES = [
     "boilerpipe",
     "goose3",
     "html_text",
-    "html_to_text",
     "inscriptis",
     "justext",
     "newspaper",
@@ -24,7 +23,7 @@ REFERENCES = [
     "trafilatura",
 ]
 #: The whole-page converters: they keep the menus too.
-WHOLE_PAGE = ("html_to_text", "inscriptis", "html_text")
+WHOLE_PAGE = ("inscriptis", "html_text")
 
 ARTICLE = " ".join(
     [

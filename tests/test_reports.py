@@ -109,7 +109,7 @@ def test_missing_runs_are_reported_not_skipped(experiment):
     _, out, stdout = experiment
     index = (out / "README.md").read_text()
     assert "table_l3s" in stdout and "missing" in stdout
-    assert "| table_l3s | **missing**" in index and "python run.py experiment=table_l3s" in index
+    assert "| table_l3s | **missing**" in index and "boilerbench run experiment=table_l3s" in index
     # the figures drawn from table runs are built from the two tagged runs
     assert (out / "fig_speed_quality.png").stat().st_size > 10_000 and (out / "fig_speed_quality.pdf").exists()
     assert (out / "fig_score_distributions.png").exists()

@@ -11,6 +11,7 @@ composes in a checkout and from an installed wheel. Hydra names the job after th
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 
@@ -19,6 +20,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig
 
+from boilerbench.conf import RENAMED, renamed_message
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments import run
 from boilerbench.experiments.gate import gate_message
@@ -49,8 +51,32 @@ def app(cfg: DictConfig) -> float | None:
     return objective
 
 
-def main(argv: Sequence[str]) -> int:
-    """``boilerbench run``: Hydra reads its overrides from ``sys.argv``, so they are put there."""
-    sys.argv = ["boilerbench run", *argv]
+def renamed_option(overrides: Sequence[str]) -> str | None:
+    """The one-line error for the first override that names a renamed config option
+    (``extractor=html_to_text``, also in a sweep's list), else None: Hydra's own error would only
+    list the options."""
+    for override in overrides:
+        match = re.match(r"^[+~]*([\w@.]+)=(.*)$", override)
+        group = match.group(1).split("@")[0] if match else ""
+        for name in re.split(r"[,()\[\]\s]+", match.group(2)) if match and group in RENAMED else ():
+            message = renamed_message(group, name)
+            if message:
+                return message
+    return None
+
+
+def start(argv: Sequence[str]) -> None:
+    """Check the overrides for renamed options (one line on stderr, exit status 2), then hand
+    them to Hydra, which reads them from ``sys.argv``."""
+    message = renamed_option(argv)
+    if message:
+        print(f"error: {message}", file=sys.stderr)
+        sys.exit(2)
+    sys.argv = [sys.argv[0], *argv]
     app()
+
+
+def main(argv: Sequence[str]) -> int:
+    """``boilerbench run OVERRIDES...``."""
+    start(argv)
     return 0

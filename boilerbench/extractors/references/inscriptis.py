@@ -8,8 +8,8 @@ from boilerbench.extractors.references.base import ReferenceExtractor
 
 class Inscriptis(ReferenceExtractor):
     """inscriptis renders the whole page as text (layout-aware, no content selection), the upper
-    bound on recall of any text-only method; configs ``inscriptis`` and ``html_to_text`` (its
-    older name, kept for existing results). It is given the tree our parser builds (the page's,
+    bound on recall of any text-only method; config ``inscriptis`` (formerly ``html_to_text``:
+    :data:`boilerbench.conf.RENAMED`). It is given the tree our parser builds (the page's,
     shared with scoring, so the page is parsed once): its own entry point hands the string to
     lxml, which refuses strings with an ``<?xml encoding?>`` declaration (one L3S-GN1 page)."""
 
