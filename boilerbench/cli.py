@@ -58,8 +58,7 @@ from itertools import islice
 from pathlib import Path
 from typing import IO, Any
 
-from boilerbench.commands.parsing import Parser
-from boilerbench.errors import BoilerbenchError, import_optional
+from boilerbench.errors import ArgumentParser, BoilerbenchError, import_optional
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 WARC_SUFFIXES = (".warc", ".arc")
@@ -568,7 +567,7 @@ def list_extractors() -> str:
 
 def parser() -> argparse.ArgumentParser:
     """The options of ``boilerbench extract``."""
-    ex = Parser(
+    ex = ArgumentParser(
         prog="boilerbench extract",
         description="Extract the main text of HTML pages with the default model, a model file or an extractor.",
     )

@@ -1,7 +1,9 @@
 """Errors that the command line reports as one clear message, without a traceback."""
 
+import argparse
 import importlib
 from types import ModuleType
+from typing import NoReturn
 
 
 class BoilerbenchError(Exception):
@@ -45,3 +47,11 @@ def import_optional(module: str, distribution: str, how: str) -> ModuleType:
         raise MissingDependencyError(
             f"this extractor needs the package {distribution!r}, which is not installed ({err}); {how}"
         ) from err
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse for the ``boilerbench`` subcommands: a usage error is one line on standard error
+    (``error: PROG: MESSAGE``), exit status 2, instead of the usage text and the error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {self.prog}: {message}\n")

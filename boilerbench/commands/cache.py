@@ -11,13 +11,13 @@ from pathlib import Path
 
 from boilerbench.cache import cache_report
 from boilerbench.cache_verify import verify
-from boilerbench.commands.parsing import Parser
+from boilerbench.errors import ArgumentParser
 
 
 def parser() -> argparse.ArgumentParser:
     """The options of ``boilerbench cache``."""
-    top = Parser(prog="boilerbench cache", description=__doc__.splitlines()[0])
-    actions = top.add_subparsers(dest="action", required=True, parser_class=Parser)
+    top = ArgumentParser(prog="boilerbench cache", description=__doc__.splitlines()[0])
+    actions = top.add_subparsers(dest="action", required=True, parser_class=ArgumentParser)
     info = actions.add_parser("info", help="files and MB per artefact family and code version")
     clear = actions.add_parser("clear", help="remove the artefact cache, or some of its families")
     clear.add_argument("steps", nargs="*", help="only these artefact families (default: all)")
