@@ -73,8 +73,10 @@ docs: $(VENV)/.installed
 model: $(VENV)/.installed
 	$(BIN)/python run.py +headline=stack dataset=wcxb save_model=boilerbench/models/default.bbmodel $(ARGS)
 
+# Every benchmark (benchmarks/) at a small size, their figures in one JSON file; ARGS=--full for
+# their full sizes, ARGS="--only speed,memory" for some of them.
 bench: $(VENV)/.installed
-	$(BIN)/python benchmarks/speed.py $(ARGS)
+	$(BIN)/python -m benchmarks -o reports/out/bench.json $(ARGS)
 
 # Prints the wall time of each experiment at the end (also in reports/out/time_budget.txt), and
 # which runs it reran and which it reused: a job whose folder holds the results of that very run

@@ -7,7 +7,7 @@ the stack), member votes (one reference, trafilatura, aligned onto the blocks) a
 (its cost is printed too: blocks are recomputed in every run), first into an empty cache in a
 temporary folder, then again from it.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/artefact_cache.py [--datasets cleaneval,wcxb]
+    BOILERBENCH_DATA=../shared/datasets python -m benchmarks.artefact_cache [--datasets cleaneval,wcxb]
         [--limit 100] [--lm]
 """
 
@@ -15,18 +15,21 @@ from __future__ import annotations
 
 import argparse
 import tempfile
-import time
 from collections.abc import Callable
 
 import torch
-from cli import run_main
-from dataset_speed import load
 
+from benchmarks.common import record, run_main, timed
+from benchmarks.dataset_speed import load
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.page import Page
 from boilerbench.extractors.crf.features import page_features as crf_page_features
 from boilerbench.extractors.members import build_members
 from boilerbench.extractors.web2text.features import page_features as web2text_page_features
+
+#: The harness's sizes (``python -m benchmarks [--full]``).
+QUICK = ["--datasets", "cleaneval", "--limit", "20"]
+FULL = ["--datasets", "cleaneval,wcxb", "--limit", "100"]
 
 
 def gold_labels(page: Page) -> object:
@@ -53,10 +56,7 @@ def families(lm: bool) -> dict[str, Callable[[Page], object]]:
 
 
 def ms_per_page(pages: list[Page], step: Callable[[Page], object]) -> float:
-    start = time.perf_counter()
-    for page in pages:
-        step(page)
-    return 1000 * (time.perf_counter() - start) / len(pages)
+    return 1000 * timed(lambda: [step(page) for page in pages])[1] / len(pages)
 
 
 def main(argv: list[str]) -> int:
@@ -73,12 +73,16 @@ def main(argv: list[str]) -> int:
         pages = [*split.test, *split.train][: args.limit]
         segment = ms_per_page(pages, lambda p: p.blocks)
         print(f"  {name:<10} segmentation (not cached)      {segment:8.2f}")
+        record(f"{name}_segmentation_ms", segment)
         with tempfile.TemporaryDirectory() as folder:
             set_cache_dir(folder)
             for family, step in steps.items():
                 computed = ms_per_page(pages, step)
                 read = ms_per_page(pages, step)
                 print(f"  {name:<10} {family:<30} {computed:8.2f} / {read:6.2f}   {computed / read:6.1f}x")
+                key = family.split(" (")[0].lower().replace(" ", "_")
+                record(f"{name}_{key}_computed_ms", computed)
+                record(f"{name}_{key}_read_ms", read)
             set_cache_dir(None)
     return 0
 

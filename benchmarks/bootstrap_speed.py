@@ -2,20 +2,23 @@
 a paired comparison (bootstrap interval and 10,000-shuffle approximate randomization, every
 figure) on synthetic page rows shaped like a run's ``pages.csv``.
 
-    python benchmarks/bootstrap_speed.py [--pages 2000]
+    python -m benchmarks.bootstrap_speed [--pages 2000] [--repeats 3]
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import pandas as pd
-from cli import run_main
 
+from benchmarks.common import record, run_main, timed
 from boilerbench.evaluation.aggregates import add_intervals, figure_for, point_value
 from boilerbench.reports.significance import compare_pair
+
+#: The harness's sizes (``python -m benchmarks [--full]``).
+QUICK = ["--pages", "500", "--repeats", "1"]
+FULL = ["--pages", "2000", "--repeats", "3"]
 
 GROUPS = {
     "cleaneval": ("mean", "micro"),
@@ -63,21 +66,17 @@ def main(argv: list[str]) -> int:
     a, b = synthetic_pages(args.pages, 0), synthetic_pages(args.pages, 1)
     metrics = {g: {n: point_value(figure_for(g, n), a) for n in names} for g, names in GROUPS.items()}
     n_figures = sum(map(len, GROUPS.values()))
-    best = min(_timed(lambda: add_intervals(metrics, a, resamples=1000)) for _ in range(args.repeats))
+    best = min(timed(lambda: add_intervals(metrics, a, resamples=1000))[1] for _ in range(args.repeats))
     print(f"summary intervals: {n_figures} figures x 1,000 resamples on {args.pages:,} pages: {best:.3f} s")
+    record("intervals_s", best)
     names = [f"{g}.{n}" for g, ns in GROUPS.items() for n in ns]
-    best = min(_timed(lambda: compare_pair(a, b, names)) for _ in range(args.repeats))
+    best = min(timed(lambda: compare_pair(a, b, names))[1] for _ in range(args.repeats))
+    record("paired_comparison_s", best)
     print(
         f"paired comparison: {n_figures} figures, 1,000 bootstrap resamples + 10,000 shuffles on "
         f"{args.pages:,} pages: {best:.3f} s"
     )
     return 0
-
-
-def _timed(job) -> float:
-    start = time.perf_counter()
-    job()
-    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

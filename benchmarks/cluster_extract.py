@@ -2,7 +2,7 @@
 on a local Dask cluster of two worker processes, on the same pages, with the outputs compared;
 and Dask's own per-task overhead (1,000 empty tasks), which decides the batch size.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/cluster_extract.py [--dataset wcxb]
+    BOILERBENCH_DATA=../shared/datasets python -m benchmarks.cluster_extract [--dataset wcxb]
         [--pages 1000] [--extractor trafilatura] [--batch 16]
 
 The pages are every page of the dataset's default split (train, validation and test), first
@@ -12,12 +12,10 @@ The pages are every page of the dataset's default split (train, validation and t
 from __future__ import annotations
 
 import argparse
-import time
 from collections.abc import Callable, Iterator
 
-from cli import run_main
-from dataset_speed import load
-
+from benchmarks.common import record, run_main, timed
+from benchmarks.dataset_speed import load
 from boilerbench import cli
 from boilerbench.errors import import_optional
 
@@ -26,10 +24,14 @@ def noop(x: int) -> int:
     return x
 
 
-def timed(rows: Callable[[], Iterator[dict]]) -> tuple[list[dict], float]:
-    start = time.perf_counter()
-    out = list(rows())
-    return out, time.perf_counter() - start
+#: The harness's sizes (``python -m benchmarks [--full]``).
+QUICK = ["--dataset", "dragnet", "--pages", "100"]
+FULL = ["--dataset", "wcxb", "--pages", "1000"]
+
+
+def rows_of(rows: Callable[[], Iterator[dict]]) -> tuple[list[dict], float]:
+    """The rows and the seconds it took to make them all."""
+    return timed(lambda: list(rows()))
 
 
 def texts(rows: list[dict]) -> list[tuple[str, str, str]]:
@@ -52,21 +54,23 @@ def main(argv: list[str]) -> int:
     items = [cli.Item(p.id, p.html.encode("utf-8"), p.url, "utf-8") for p in pages]
     print(f"{len(items)} pages of {args.dataset}, extractor {args.extractor}")
 
-    local, one_s = timed(lambda: cli.run_pages(items, 1, args.extractor, None))
-    jobs, two_s = timed(lambda: cli.run_pages(items, 2, args.extractor, None))
+    local, one_s = rows_of(lambda: cli.run_pages(items, 1, args.extractor, None))
+    jobs, two_s = rows_of(lambda: cli.run_pages(items, 2, args.extractor, None))
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     with distributed.Client(cluster) as client:
-        start = time.perf_counter()
-        client.gather(client.map(noop, range(1000), pure=False))
-        overhead_ms = (time.perf_counter() - start) / 1000 * 1000 * 2  # two workers share the wall time
+        gathered = timed(lambda: client.gather(client.map(noop, range(1000), pure=False)))[1]
+        overhead_ms = gathered / 1000 * 1000 * 2  # two workers share the wall time
         client.run(lambda: __import__("boilerbench.cli"))  # warm imports, as a long-running cluster has them
-        remote, dask_s = timed(lambda: run_on_cluster(items, client, args.extractor, None, batch=args.batch))
+        remote, dask_s = rows_of(lambda: run_on_cluster(items, client, args.extractor, None, batch=args.batch))
     cluster.close()
 
     print(f"dask per-task overhead: {overhead_ms:.2f} ms of worker time per empty task (1,000 tasks, 2 workers)")
     print(f"{'mode':<28} {'pages/s':>9} {'vs one process':>15}")
     for mode, seconds in (("one process", one_s), ("-j 2", two_s), (f"dask 2 workers, batch {args.batch}", dask_s)):
         print(f"{mode:<28} {len(items) / seconds:>9.1f} {one_s / seconds:>14.2f}x")
+    for mode, seconds in (("one_process", one_s), ("jobs_2", two_s), ("dask_2_workers", dask_s)):
+        record(f"{mode}_pages_per_s", len(items) / seconds)
+    record("dask_task_overhead_ms", overhead_ms)
     same = texts(local) == texts(jobs) == texts(remote)
     print(f"identical outputs (id, text, error) in all three modes: {same}")
     return 0 if same else 1

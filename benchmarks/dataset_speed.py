@@ -8,7 +8,7 @@ labels come from the cache; segmentation is always computed). The target is load
 gold labels <= 10 ms per page on wcxb and dragnet. Times are CPU time of this process
 (``time.process_time``), which other jobs on a shared machine do not inflate as they do wall time.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/dataset_speed.py [--datasets dragnet,wcxb] [--limit N]
+    BOILERBENCH_DATA=../shared/datasets python -m benchmarks.dataset_speed [--datasets dragnet,wcxb] [--limit N]
 """
 
 from __future__ import annotations
@@ -19,15 +19,18 @@ import time
 from pathlib import Path
 
 import numpy as np
-from cli import run_main
 from omegaconf import OmegaConf
 
+from benchmarks.common import record, run_main, timed
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.base import Split
 from boilerbench.experiments.runner import build
 
 CONF = Path(__file__).resolve().parents[1] / "boilerbench" / "conf" / "dataset"
 TARGET_MS = 10.0
+#: The harness's sizes (``python -m benchmarks [--full]``).
+QUICK = ["--datasets", "dragnet", "--limit", "100"]
+FULL = ["--datasets", "dragnet,wcxb"]
 
 
 def load(name: str) -> tuple[Split, float]:
@@ -36,9 +39,7 @@ def load(name: str) -> tuple[Split, float]:
     node.data_dir = "data"
     node.verify = False
     node.download = False
-    start = time.process_time()
-    split = build(node).load()
-    return split, time.process_time() - start
+    return timed(lambda: build(node).load(), time.process_time)
 
 
 def measure(name: str, limit: int | None) -> dict[str, float]:
@@ -50,11 +51,8 @@ def measure(name: str, limit: int | None) -> dict[str, float]:
     segment_ms = np.empty(len(pages))
     label_ms = np.empty(len(pages))
     for k, page in enumerate(pages):
-        start = time.process_time()
-        _ = page.blocks
-        middle = time.process_time()
-        _ = page.gold_labels
-        segment_ms[k], label_ms[k] = 1000 * (middle - start), 1000 * (time.process_time() - middle)
+        segment_ms[k] = 1000 * timed(lambda page=page: page.blocks, time.process_time)[1]
+        label_ms[k] = 1000 * timed(lambda page=page: page.gold_labels, time.process_time)[1]
         page.release()
     return {
         "pages": len(pages),
@@ -78,6 +76,8 @@ def main(argv: list[str]) -> int:
             for state in ("cold", "warm"):
                 m = measure(name, args.limit)
                 total = m["load"] + m["segment"] + m["labels"]
+                for figure in ("load", "segment", "labels"):
+                    record(f"{name}_{state}_{figure}_ms", m[figure])
                 print(
                     f"{name:<18} {state:<5} {m['pages']:>5}  {m['load']:6.2f}  {m['segment']:7.2f} "
                     f"({m['segment_p95']:5.1f})  {m['labels']:6.2f} ({m['labels_p95']:5.1f})  {total:6.2f} ms/page"

@@ -2,7 +2,7 @@
 extractor through the runner's safe extraction path, counting exceptions that escape it and
 kept texts that hold tokens the page does not.
 
-    python benchmarks/fuzz.py [--n 10000] [--extractors bte,crf] [--seed 0]
+    python -m benchmarks.fuzz [--n 10000] [--extractors bte,crf] [--seed 0]
 
 The pages (:func:`documents`) are random trees of elements (block, inline, raw-text and void
 tags; random, event-handler and huge attributes), deep nesting, huge text nodes, mixed scripts
@@ -29,11 +29,11 @@ import argparse
 import html as html_lib
 import logging
 import re
-import time
+import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hypothesis import HealthCheck, Phase, given, settings
@@ -41,6 +41,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 
+from benchmarks.common import record, timed
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
 from boilerbench.experiments.scoring import evaluate_page
@@ -275,6 +276,47 @@ def save(path: Path, data: bytes) -> int:
     return 1
 
 
+#: The harness's sizes (``python -m benchmarks [--full]``).
+QUICK = ["--n", "20", "--extractors", "bte,scedd,trafilatura"]
+FULL: list[str] = []
+
+
+@dataclass
+class Tally:
+    """One extractor's counts over the generated pages, and the commonest messages."""
+
+    escaped: int = 0
+    errors: int = 0
+    invented: int = 0
+    repeated: int = 0
+    examples: Counter = field(default_factory=Counter)
+
+
+def fuzz_extractor(name: str, extractor: object, pages: list[bytes], save_to: Path | None) -> Tally:
+    """Run every page through ``extractor``, counting; the pages of its first 5 escapes or
+    inventions are written under ``save_to``."""
+    tally, saved = Tally(), 0
+    for i, data in enumerate(pages):
+        try:
+            outcome = fuzz_page(extractor, data, f"fuzz{i}")
+        except Exception as err:  # noqa: BLE001 - the count this benchmark reports
+            tally.escaped += 1
+            tally.examples[f"escape {type(err).__name__}: {err}"[:120]] += 1
+            if save_to and saved < 5:
+                saved += save(save_to / f"{name}-escape-{i}.html", data)
+            continue
+        tally.errors += bool(outcome.error)
+        tally.invented += bool(outcome.invented)
+        tally.repeated += bool(outcome.repeated)
+        if outcome.error:
+            tally.examples[f"error {outcome.error}"[:120]] += 1
+        if outcome.invented:
+            tally.examples[f"invented {outcome.invented[:3]}"[:120]] += 1
+        if save_to and outcome.invented and saved < 5:
+            saved += save(save_to / f"{name}-invented-{i}.html", data)
+    return tally
+
+
 def main(argv: list[str] | None = None) -> int:
     from boilerbench.extractors.compose import extractor_names
 
@@ -285,54 +327,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save", type=Path, help="write the pages of escapes and invented text here (5 per extractor)")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)  # bs4's "characters could not be decoded", once a page
-    start = time.perf_counter()
-    pages = generate(args.n, args.seed)
+    pages, seconds = timed(lambda: generate(args.n, args.seed))
     sizes = sorted(len(p) for p in pages)
     print(
-        f"{len(pages)} pages generated in {time.perf_counter() - start:.0f} s "
+        f"{len(pages)} pages generated in {seconds:.0f} s "
         f"(median {sizes[len(sizes) // 2]:,} bytes, largest {sizes[-1]:,})"
     )
     names = args.extractors.split(",") if args.extractors else extractor_names()
     header = ("pages", "exceptions", "page errors", "invented", "repeated", "s")
     print(f"{'extractor':<16} " + " ".join(f"{h:>{max(len(h), 6)}}" for h in header))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from registry import QUICK_FIT
 
     for name in names:
-        began = time.perf_counter()
         try:
-            extractor = fitted(name, QUICK_FIT.get(name, ()))
+            extractor, fit_s = timed(lambda name=name: fitted(name, QUICK_FIT.get(name, ())))
         except Exception as err:  # an extractor that cannot be built here (a missing package) is reported
             print(f"{name:<16} not run: {type(err).__name__}: {err}"[:200])
             continue
-        escaped = errors = invented = repeated = saved = 0
-        examples: Counter = Counter()
-        for i, data in enumerate(pages):
-            try:
-                outcome = fuzz_page(extractor, data, f"fuzz{i}")
-            except Exception as err:  # noqa: BLE001 - the count this benchmark reports
-                escaped += 1
-                examples[f"escape {type(err).__name__}: {err}"[:120]] += 1
-                if args.save and saved < 5:
-                    saved += save(args.save / f"{name}-escape-{i}.html", data)
-                continue
-            errors += bool(outcome.error)
-            invented += bool(outcome.invented)
-            repeated += bool(outcome.repeated)
-            if outcome.error:
-                examples[f"error {outcome.error}"[:120]] += 1
-            if outcome.invented:
-                examples[f"invented {outcome.invented[:3]}"[:120]] += 1
-            if args.save and outcome.invented and saved < 5:
-                saved += save(args.save / f"{name}-invented-{i}.html", data)
-        figures = (len(pages), escaped, errors, invented, repeated, f"{time.perf_counter() - began:.1f}")
-        print(f"{name:<16} " + " ".join(f"{f:>{max(len(h), 6)}}" for f, h in zip(figures, header, strict=True)))
-        for example, count in examples.most_common(3):
+        tally, run_s = timed(lambda name=name, extractor=extractor: fuzz_extractor(name, extractor, pages, args.save))
+        for figure in ("escaped", "invented", "repeated"):
+            record(f"{name}_{figure}", getattr(tally, figure))
+        counts = (len(pages), tally.escaped, tally.errors, tally.invented, tally.repeated, f"{fit_s + run_s:.1f}")
+        print(f"{name:<16} " + " ".join(f"{f:>{max(len(h), 6)}}" for f, h in zip(counts, header, strict=True)))
+        for example, count in tally.examples.most_common(3):
             print(f"    {count:>5} x {example}")
     return 0
 
 
 if __name__ == "__main__":
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # registry.QUICK_FIT
     raise SystemExit(main(sys.argv[1:]))

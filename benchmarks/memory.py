@@ -1,6 +1,6 @@
 """Peak memory (RSS) of every extractor on one 50 MB page, each in its own process.
 
-    python benchmarks/memory.py [--mb 50] [--extractors bte,crf] [--timeout 300] [--cap-gb 8]
+    python -m benchmarks.memory [--mb 50] [--extractors bte,crf] [--timeout 300] [--cap-gb 8]
 
 The page (:func:`page`) is a generated news-site page of the size asked for (``max_page_mb``'s
 default is 50: the largest page a run extracts): a navigation bar, then article sections of
@@ -26,6 +26,9 @@ import time
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
+#: The harness's sizes (``python -m benchmarks [--full]``).
+QUICK = ["--mb", "2", "--extractors", "bte,trafilatura", "--timeout", "120"]
+FULL: list[str] = []
 
 
 def page(megabytes: float) -> str:
@@ -62,6 +65,7 @@ def child(name: str, path: str) -> None:
     sys.path.insert(0, str(PROJECT))
     from registry import QUICK_FIT
 
+    from benchmarks.common import timed
     from benchmarks.fuzz import fitted
     from boilerbench.datasets.page import Page
     from boilerbench.experiments.scoring import evaluate_page
@@ -70,9 +74,7 @@ def child(name: str, path: str) -> None:
     extractor = fitted(name, QUICK_FIT.get(name, ()))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     text = Path(path).read_text(encoding="utf-8")
-    start = time.perf_counter()
-    result = evaluate_page(extractor, Page(id="big", html=text, gold_text=""), len(text) + 1)
-    seconds = time.perf_counter() - start
+    result, seconds = timed(lambda: evaluate_page(extractor, Page(id="big", html=text, gold_text=""), len(text) + 1))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps({"before_mb": before, "peak_mb": peak, "s": seconds, "error": result.row.get("error") or ""}))
 
@@ -117,6 +119,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--page", type=Path, default=Path("/tmp/boilerbench-memory-page.html"))
     args = parser.parse_args(argv)
     sys.path.insert(0, str(PROJECT))
+    from benchmarks.common import record
     from boilerbench.extractors.compose import extractor_names
 
     text = page(args.mb)
@@ -128,6 +131,7 @@ def main(argv: list[str]) -> int:
         before = f"{r['before_mb']:.0f}" if "before_mb" in r else "-"
         seconds = f"{r['s']:.1f}" if "s" in r else "-"
         peak = f"{'>' if r['bound'] else ''}{r['peak_mb']:.0f}"
+        record(f"{name}_peak_mb", r["peak_mb"])
         print(f"{name:<16} {before:>14} {peak:>12} {seconds:>8}  {r['error'][:90]}", flush=True)
     return 0
 

@@ -19,7 +19,7 @@ of the command-line tools against trafilatura's own, in one run.
    default is one process per core), as ratios of the last, and each tool's speed-up from
    ``-j 1`` to ``-j J``.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/speed.py [--dataset cleaneval] [--part test]
+    BOILERBENCH_DATA=../shared/datasets python -m benchmarks.speed [--dataset cleaneval] [--part test]
         [--limit N] [--extractors bte,cetd,trafilatura,...] [--model stack.model ...] [--repeats 3]
         [--trees] [--cli --jobs 1,2] [--threads 1]
 
@@ -35,15 +35,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import torch
-from cli import run_main
 from omegaconf import OmegaConf
 
+from benchmarks.common import ms_each, record, run_main, timed
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import segment
@@ -57,19 +56,15 @@ CONF = PROJECT / "boilerbench" / "conf"
 DEFAULT_EXTRACTORS = "bte,cetd,scedd,crf,trafilatura,readability,justext,boilerpipe,inscriptis"
 REFERENCE = "trafilatura"
 PARTS = ("test", "validation", "train", "all")
-
-
-def time_each(items: Sequence, fn: Callable) -> np.ndarray:
-    """Milliseconds of ``fn(item)`` for each item."""
-    out = np.empty(len(items))
-    for k, item in enumerate(items):
-        start = time.perf_counter()
-        fn(item)
-        out[k] = 1000 * (time.perf_counter() - start)
-    return out
+#: The harness's sizes (``python -m benchmarks [--full]``).
+QUICK = ["--limit", "20", "--extractors", "bte,scedd,trafilatura,inscriptis"]
+FULL = ["--repeats", "3"]
 
 
 def report(name: str, ms: np.ndarray) -> None:
+    """Print (and record) the mean and p95 milliseconds per page of step ``name``."""
+    record(f"{name.split(' (')[0].replace(' ', '_')}_ms", ms.mean())
+    record(f"{name.split(' (')[0].replace(' ', '_')}_p95_ms", np.percentile(ms, 95))
     print(
         f"  {name:<34} mean {ms.mean():7.2f} ms   p95 {np.percentile(ms, 95):7.2f} ms   total {ms.sum() / 1000:6.2f} s"
     )
@@ -84,16 +79,13 @@ def embedding_cost(name: str, encoder, blocks: Sequence) -> None:
     """A language-model extractor's embedding cost alone: a fresh encoder (empty caches, model
     loaded beforehand) embeds every block text of the pages, each distinct text once."""
     fresh = type(encoder)(encoder.model, encoder.max_tokens, encoder.batch_size)
-    start = time.perf_counter()
-    _ = fresh.dimension  # loads the model, so that its load time is not counted as embedding
-    loaded = time.perf_counter()
+    load_s = timed(lambda: fresh.dimension)[1]  # loads the model, so that its load time is not counted as embedding
     texts = [t for b in blocks for t in b.texts]
-    fresh.encode(texts)
-    seconds = time.perf_counter() - loaded
+    seconds = timed(lambda: fresh.encode(texts))[1]
     print(
         f"  {name} embedding: {1000 * seconds / max(fresh.texts_encoded, 1):.2f} ms per block text "
         f"({fresh.texts_encoded} distinct of {len(texts)} blocks, {seconds:.1f} s; model load "
-        f"{loaded - start:.1f} s)"
+        f"{load_s:.1f} s)"
     )
 
 
@@ -124,6 +116,15 @@ def stage_table(name: str, extractor, infos: list[dict], n_pages: int) -> None:
                 print(f"      member {member.name:<19} {share:8.2f}  {share / total:6.1%}")
 
 
+def extract_info(extractor, page: Page) -> dict | None:
+    """The ``info`` of ``extractor`` on a fresh copy of ``page`` (nothing parsed is shared), None
+    where it fails on it (a page over a reference's size limit)."""
+    try:
+        return extractor.extract(Page(page.id, page.html, "", page.url)).info
+    except Exception:  # a per-page error: its time still counts
+        return None
+
+
 def time_extractors(extractors: dict, pages: Sequence[Page], repeats: int) -> dict[str, list[np.ndarray]]:
     """Per round, each extractor's ms on each page; the extractors take turns page by page (a
     fresh :class:`Page` each time, so nothing parsed is shared), the stage ``info`` of a stack's
@@ -142,12 +143,10 @@ def time_extractors(extractors: dict, pages: Sequence[Page], repeats: int) -> di
                 member.seconds = 0.0
         for k, page in enumerate(pages):
             for name, extractor in extractors.items():
-                start = time.perf_counter()
-                try:
-                    infos[name].append(extractor.extract(Page(page.id, page.html, "", page.url)).info)
-                except Exception:  # a per-page error (a page over a reference's size limit)
-                    pass
-                ms[name][k] = 1000 * (time.perf_counter() - start)
+                info, seconds = timed(lambda e=extractor, p=page: extract_info(e, p))
+                if info is not None:
+                    infos[name].append(info)
+                ms[name][k] = 1000 * seconds
         for name in extractors:
             rounds[name].append(ms[name])
     for name, extractor in extractors.items():
@@ -166,15 +165,21 @@ def compare_trees(name: str, stack, pages: Sequence[Page]) -> None:
     ms, out = {}, {}
     for compiled in (False, True):
         stack.compiled_trees = compiled
-        start = time.perf_counter()
-        out[compiled] = [stack.probabilities(r, page) for r, page in zip(rows, fresh, strict=True)]
-        ms[compiled] = 1000 * (time.perf_counter() - start) / max(len(pages), 1)
+        out[compiled], seconds = timed(
+            lambda: [stack.probabilities(r, page) for r, page in zip(rows, fresh, strict=True)]
+        )
+        ms[compiled] = 1000 * seconds / max(len(pages), 1)
     stack.compiled_trees = setting
     diff = max((abs(a - b).max() for a, b in zip(out[False], out[True], strict=True) if len(a)), default=0.0)
     print(
         f"  {name}: trees by LightGBM {ms[False]:.2f} ms/page, compiled {ms[True]:.2f} ({ms[True] / ms[False]:.2f}x), "
         f"largest difference {diff:.1e}"
     )
+
+
+def quietly(command: list[str]) -> None:
+    """Run ``command`` in the project folder, its output discarded; fail when it fails."""
+    subprocess.run(command, cwd=PROJECT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int], repeats: int) -> None:
@@ -186,7 +191,7 @@ def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int]
         source.mkdir()
         for k, page in enumerate(pages):
             (source / f"{k:05d}.html").write_text(page.html, encoding="utf-8")
-        python = [sys.executable, "-m", "boilerbench.cli", "extract", "--quiet", "--format", "jsonl"]
+        python = [sys.executable, "-m", "boilerbench", "extract", "--quiet", "--format", "jsonl"]
         tool = shutil.which(REFERENCE) or str(Path(sys.executable).with_name(REFERENCE))
         commands: dict[tuple[str, int], list[str]] = {}
         for j in jobs:
@@ -202,9 +207,7 @@ def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int]
         for _ in range(repeats):
             for key, command in commands.items():
                 shutil.rmtree(folder / "trafilatura", ignore_errors=True)
-                start = time.perf_counter()
-                subprocess.run(command, cwd=PROJECT, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                seconds[key].append(time.perf_counter() - start)
+                seconds[key].append(timed(lambda c=command: quietly(c))[1])
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"command-line tools on the same {len(pages)} files (start-up included), {repeats} round(s):")
@@ -241,8 +244,8 @@ def main(argv: list[str]) -> int:
     pages = pages[: args.limit]
     print(f"{args.dataset} split {split.name}, {args.part} pages: {len(pages)}")
     blocks = []
-    segment_ms = time_each(pages, lambda p: blocks.append(segment(p.html)))
-    label_ms = time_each(range(len(pages)), lambda k: align_labels(blocks[k], pages[k].gold_text))
+    segment_ms = ms_each(pages, lambda p: blocks.append(segment(p.html)))
+    label_ms = ms_each(range(len(pages)), lambda k: align_labels(blocks[k], pages[k].gold_text))
     report("segment (parse + blocks)", segment_ms)
     report("gold labels (alignment)", label_ms)
     report("segment + gold labels", segment_ms + label_ms)
@@ -260,12 +263,11 @@ def main(argv: list[str]) -> int:
             print(f"  {name}: skipped ({err})")
             continue
         if getattr(extractor, "learns", True):
-            start = time.perf_counter()
-            extractor.fit(split.train, split.validation)
+            fit_s = timed(lambda e=extractor: e.fit(split.train, split.validation))[1]
             done = getattr(extractor, "fit_summary", lambda: "")()
             print(
                 f"  {name}: fitted on {len(split.train)} + {len(split.validation)} pages in "
-                f"{time.perf_counter() - start:.2f} s{f' ({done})' if done else ''}"
+                f"{fit_s:.2f} s{f' ({done})' if done else ''}"
             )
         extractors[name] = extractor
     for path in args.model:
@@ -278,6 +280,7 @@ def main(argv: list[str]) -> int:
         if reference is not None:
             ratios = [ms.mean() / ref.mean() for ms, ref in zip(runs, reference, strict=True)]
             print(f"  {'':<34} time / trafilatura's: {spread(ratios)}")
+            record(f"{name}_vs_trafilatura", float(np.median(ratios)))
         if hasattr(extractors[name], "encoder_"):
             embedding_cost(name, extractors[name].encoder_, blocks)  # type: ignore[attr-defined]
     if args.trees:

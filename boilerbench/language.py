@@ -4,7 +4,7 @@ The identifier is py3langid (Lui & Baldwin, "langid.py: An Off-the-shelf Languag
 Tool", ACL 2012; the fork by A. Barbaresi): a naive Bayes model over byte n-grams for 97 languages
 whose weights ship inside its wheel (``py3langid/data/model.npz.xz``), so nothing is downloaded,
 ever. Why this one and not langdetect: see docs/datasets/index.md ("Page language") and
-``benchmarks/language_id.py``, which measures both on the labelled pages.
+``studies/language_id.py``, which measures both on the labelled pages.
 
 Codes are lowercase ISO 639-1 (``"en"``, ``"zh"``, ``"el"``); where a language has none, the
 identifier's ISO 639-3 code (``"ace"``). ``""`` means "cannot say": see :func:`detect`.
@@ -32,7 +32,7 @@ MIN_CONFIDENCE = 0.5
 #: ``detect`` classifies at most this many characters: the longest lines of the text, longest first
 #: (navigation and footers are short lines, the body's paragraphs long ones), so a long page costs
 #: what a short one does. 5,000 is where accuracy on DANIEL's and Chinese WCE's visible text stops
-#: rising (benchmarks/language_id.py, last table).
+#: rising (studies/language_id.py, last table).
 SAMPLE_CHARS = 5_000
 #: ``page_text_sample`` stops collecting text after this many characters.
 PAGE_TEXT_CHARS = 50_000
@@ -125,7 +125,7 @@ def detect(text: str, identifier: Identifier = identify, sample_chars: int = SAM
     """The language of ``text`` as a lowercase ISO 639-1 code, or "" when it cannot say: fewer
     than :data:`MIN_LETTERS` letters in the sample (:func:`text_sample` of ``sample_chars``), or
     the best language's probability below :data:`MIN_CONFIDENCE`. Deterministic and thread-safe.
-    ``identifier`` replaces py3langid (benchmarks/language_id.py compares another under this rule)."""
+    ``identifier`` replaces py3langid (studies/language_id.py compares another under this rule)."""
     sample = text_sample(text, sample_chars)
     if sum(ch.isalpha() for ch in sample) < MIN_LETTERS:
         return ""

@@ -2,7 +2,7 @@
 
 Read from the parsed page (:attr:`boilerbench.datasets.blocks.Blocks.root`), in the order of the
 sources publishers fill most reliably (measured against WCXB's gold fields by
-``benchmarks/metadata.py``):
+``studies/metadata.py``):
 
 - title: the first ``<h1>`` whose text appears in the page's declared title (``og:title``,
   ``twitter:title``, ``<title>``: an h1 inside it is the title without the site's suffix); else

@@ -17,7 +17,7 @@ page and used for both sides of every comparison (gold and prediction, gold and 
 - ``th``: Thai runs segmented with PyThaiNLP's ``newmm`` (dictionary maximal matching, its
   bundled word list).
 
-Why words for Chinese (``benchmarks/tokenizers.py`` measures it on the hand-made pages of
+Why words for Chinese (``studies/tokenizer_speed.py`` measures it on the hand-made pages of
 ``tests/data/chinese``): with character tokens a few hundred very frequent characters (的, 是,
 在, 一) match all over unrelated text, so an LCS-based score credits boilerplate; jieba's words
 match far less by accident, and their counts are what Chinese readers call words.

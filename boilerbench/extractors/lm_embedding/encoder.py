@@ -5,7 +5,7 @@ holds the weights) or a local folder in the sentence-transformers layout. The hu
 off (``HF_HUB_OFFLINE``) before sentence-transformers is imported. Embeddings are cached per
 block text in memory (navigation repeats across the pages of a site) and per page on disk.
 
-Two speed-ups, measured in ``benchmarks/lm_speed.py``: ``precision="int8"`` runs the encoder's
+Two speed-ups, measured in ``studies/lm_speed.py``: ``precision="int8"`` runs the encoder's
 linear layers with torch's dynamic int8 quantization (weights in int8, activations quantized on
 the fly), and :meth:`SentenceEncoder.prefetch` embeds the texts of many pages in one pass, so
 that batches hold texts of similar length from all of them instead of one page's.

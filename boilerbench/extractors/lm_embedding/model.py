@@ -129,7 +129,7 @@ class LMEmbedding(Estimator):
 
     def fit_matrix(self, x: np.ndarray, y: np.ndarray, copy: bool = True) -> LMEmbedding:
         """Fit the regression on feature rows ``x`` and labels ``y`` (also the thesis's
-        block-level protocol, ``benchmarks/lm_block_split.py``). ``copy=False`` standardises
+        block-level protocol, ``studies/lm_block_split.py``). ``copy=False`` standardises
         ``x`` in place: :meth:`fit` owns its matrix, and on the mixture of three datasets'
         training splits a second copy of it is about 1.4 GB."""
         linear = import_optional("sklearn.linear_model", "scikit-learn", INSTALL_HINT)

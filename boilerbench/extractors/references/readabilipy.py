@@ -14,7 +14,7 @@ page (loading jsdom takes most of a second); here one node process per extractor
 forked worker) parses every page (``readability_server.js``: the same Readability.js, jsdom and
 handling of the HTML as ReadabiliPy's ``ExtractArticle.js``), and ReadabiliPy's own Python code
 turns its article into the plain text (``plain_content``, ``extract_text_blocks_js``), as
-``simple_json_from_html_string`` does. ``benchmarks/readabilipy_speed.py`` measures both ways
+``simple_json_from_html_string`` does. ``studies/readabilipy_speed.py`` measures both ways
 and checks that they give the same text. A page on which node dies or that takes longer than
 ``timeout_s`` is a per-page error (:class:`ReadabilityJsError`); the next page starts a fresh
 node process.

@@ -33,7 +33,7 @@ in one fold.
 
 Backends: LightGBM (default; saved as its text model format) or scikit-learn's
 HistGradientBoostingClassifier (saved with pickle, so only load those you made). The choice of
-the default is measured in ``benchmarks/stack_gbt.py``.
+the default is measured in ``studies/stack_gbt.py``.
 """
 
 from __future__ import annotations

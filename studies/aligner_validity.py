@@ -1,7 +1,7 @@
 """Aligner validity on L3S-GN1: block labels from aligning the gold text vs labels read
 directly from the annotation spans, on the annotated pages' own blocks.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/aligner_validity.py
+    BOILERBENCH_DATA=../shared/datasets python -m studies.aligner_validity
 """
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from cli import run_main
-
+from benchmarks.common import run_main
 from boilerbench.datasets.l3s import L3SGN1, aligner_agreement
 
 

@@ -14,8 +14,8 @@ against the hand labels (a block is content when its text is in the gold). Final
 gold text, the page's tokenizer as the runner picks it) against CleanEval's former whitespace
 rule, and checks that they are identical.
 
-    PYTHONPATH=. python benchmarks/tokenizer_speed.py [--root tests/data/chinese] [--extractors scedd,bte,trafilatura]
-    BOILERBENCH_DATA=../shared/datasets PYTHONPATH=. python benchmarks/tokenizer_speed.py --speed
+    python -m studies.tokenizer_speed [--root tests/data/chinese] [--extractors scedd,bte,trafilatura]
+    BOILERBENCH_DATA=../shared/datasets python -m studies.tokenizer_speed --speed
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-from cli import run_main
 
+from benchmarks.common import run_main
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.blocks import segment
 from boilerbench.datasets.plaintext import PlainText

@@ -2,7 +2,7 @@
 next to trafilatura's ``extract_metadata`` on the same pages, against the gold ``title``,
 ``author`` and ``publish_date`` of ``dev/ground-truth/*.json``.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/metadata.py [--limit N]
+    BOILERBENCH_DATA=../shared/datasets python -m studies.metadata [--limit N]
 
 A field is compared after collapsing whitespace; ``title`` exactly, ``author`` case-insensitively,
 ``date`` as ``YYYY-MM-DD``. Each field is scored on the pages whose gold has it (``found``: the
@@ -18,8 +18,7 @@ import os
 import sys
 from pathlib import Path
 
-from cli import run_main
-
+from benchmarks.common import run_main
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.html import parse_html
 from boilerbench.datasets.reading import read_gzip

@@ -13,7 +13,7 @@ page-type gate optimises; close to, not equal to, the runner's token F1), with i
 difference to the five-member model and a page-bootstrap 95 % interval. The second stage and
 the page-type decoding are left out: seven full fits would take an hour on a shared machine.
 
-    BOILERBENCH_DATA=../shared/datasets PYTHONPATH=. python benchmarks/stack_members.py
+    BOILERBENCH_DATA=../shared/datasets python -m studies.stack_members
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ import argparse
 import time
 
 import numpy as np
-from cli import run_main
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
+from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
 from boilerbench.experiments.runner import build, mixture_split
 from boilerbench.extractors.compose import CONF_DIR

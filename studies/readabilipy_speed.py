@@ -5,7 +5,7 @@ pages on which the two give a different text (expected: none) is printed with th
 
 Wall time per page (node runs in a child process, so the parent's CPU time would miss it).
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/readabilipy_speed.py [--datasets cleaneval,wcxb] [--pages 40]
+    BOILERBENCH_DATA=../shared/datasets python -m studies.readabilipy_speed [--datasets cleaneval,wcxb] [--pages 40]
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from cli import run_main
-from dataset_speed import load
-
+from benchmarks.common import run_main
+from benchmarks.dataset_speed import load
 from boilerbench.extractors.references.readabilipy import ReadabiliPy
 
 

@@ -8,7 +8,7 @@ validation rows, and scored at ``threshold`` 0.5 on the validation pages and, fo
 the test pages: block F1 (pooled) and token F1 (mean over pages of the kept blocks' text). The
 choice is made on validation figures; test figures are printed to show that the choice holds.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/stack_gbt.py [--split web2text] [--repeats 3] [--threads 1]
+    BOILERBENCH_DATA=../shared/datasets python -m studies.stack_gbt [--split web2text] [--repeats 3] [--threads 1]
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 import numpy as np
-from cli import run_main
 from threadpoolctl import threadpool_limits
 
+from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.cleaneval import CleanEval
 from boilerbench.evaluation import block_counts, block_metrics, token_prf

@@ -6,7 +6,7 @@ The jobs of a sweep run two at a time, so an experiment's wall time is about hal
 printed here; a job kept from an earlier run (``make reports`` reruns only what changed) costs
 what its summary says it cost when it ran. What ``make reports`` should cut first is at the top.
 
-    python benchmarks/run_budget.py multirun/table_datasets [multirun/table_generalization ...]
+    python -m studies.run_budget multirun/table_datasets [multirun/table_generalization ...]
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from cli import run_main
+from benchmarks.common import run_main
 
 
 def job_times(summary: dict) -> dict[str, float]:

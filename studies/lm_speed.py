@@ -9,7 +9,7 @@ and what the int8 encoder changes in its output and its accuracy.
    percentile), and block F1 / token F1 of the extractor trained on ``--train`` CleanEval
    training pages and tested on ``--test`` of its test pages with each precision.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/lm_speed.py [--pages 40] [--train 80] [--test 80]
+    BOILERBENCH_DATA=../shared/datasets python -m studies.lm_speed [--pages 40] [--train 80] [--test 80]
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from collections.abc import Sequence
 
 import numpy as np
 import torch
-from cli import run_main
-from dataset_speed import load
 
+from benchmarks.common import run_main
+from benchmarks.dataset_speed import load
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.page import Page
 from boilerbench.evaluation import block_counts, block_metrics

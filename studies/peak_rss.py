@@ -1,6 +1,6 @@
 """Wall time, CPU time and peak memory of a command and every process it starts.
 
-    python benchmarks/peak_rss.py [--interval S] [--log FILE] -- make reports
+    python -m studies.peak_rss [--interval S] [--log FILE] -- make reports
 
 ``/usr/bin/time`` reports the largest single process; a run with parallel jobs and worker
 processes needs the sum over the process tree at the same moment, which this samples with psutil

@@ -11,20 +11,18 @@ scripts; the mean time per page of each step (one thread); and py3langid on the 
 under several sample sizes, up to the whole of it (``page_text_sample``'s up to 50,000
 characters), which is how ``SAMPLE_CHARS`` was chosen.
 
-    BOILERBENCH_DATA=/work/shared/datasets PYTHONPATH=. python benchmarks/language_id.py
+    BOILERBENCH_DATA=/work/shared/datasets python -m studies.language_id
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from cli import run_main
-
+from benchmarks.common import run_main, timed
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.reading import read_gzip, read_json
 from boilerbench.errors import DatasetNotFoundError, import_optional
@@ -84,11 +82,10 @@ def labelled_pages(data: Path) -> Iterator[tuple[str, str, str, bytes]]:
         yield "chinese-wce", "zh", reference, read_gzip(html_path)
 
 
-def timed(seconds: dict[str, float], step: str, call: Callable[..., str], *args: object, **kwargs: object) -> str:
+def timed_step(seconds: dict[str, float], step: str, call: Callable[..., str], *args: object, **kwargs: object) -> str:
     """``call(*args, **kwargs)``, adding its wall time to ``seconds[step]``."""
-    start = time.perf_counter()
-    result = call(*args, **kwargs)
-    seconds[step] += time.perf_counter() - start
+    result, spent = timed(lambda: call(*args, **kwargs))
+    seconds[step] += spent
     return result
 
 
@@ -111,9 +108,9 @@ def main(argv: list[str]) -> int:
     for dataset, language, reference, html_bytes in labelled_pages(Path(args.data)):
         pages += 1
         html = decode_bytes(html_bytes)
-        texts = {"ref": reference, "html": timed(seconds, "page_text_sample", page_text_sample, html)}
+        texts = {"ref": reference, "html": timed_step(seconds, "page_text_sample", page_text_sample, html)}
         answers = {
-            f"{name} {text}": timed(seconds, f"detect with {name}", detect, body, identifier)
+            f"{name} {text}": timed_step(seconds, f"detect with {name}", detect, body, identifier)
             for name, identifier in IDENTIFIERS.items()
             for text, body in texts.items()
         }
@@ -149,9 +146,7 @@ def main(argv: list[str]) -> int:
     print("| sample | correct | abstained | ms/page |")
     print("| --- | ---: | ---: | ---: |")
     for size in SAMPLE_SIZES:
-        start = time.perf_counter()
-        answers = [detect(text, sample_chars=size or 10**9) for _, text in visible]
-        elapsed = time.perf_counter() - start
+        answers, elapsed = timed(lambda size=size: [detect(text, sample_chars=size or 10**9) for _, text in visible])
         right = sum(answer == language for answer, (language, _) in zip(answers, visible, strict=True))
         print(f"| {size or 'whole'} | {right} / {pages} | {answers.count('')} | {1000 * elapsed / pages:.2f} |")
     return 0

@@ -7,7 +7,7 @@ Blocks of one page fall on both sides of this split, unlike the page-level split
 comes from all pages. Embeddings are cached on disk (``--cache``), so the page-level runs of
 ``run.py extractor=lm_embedding`` reuse them.
 
-    BOILERBENCH_DATA=../shared/datasets python benchmarks/lm_block_split.py [--seed 0]
+    BOILERBENCH_DATA=../shared/datasets python -m studies.lm_block_split [--seed 0]
         [--limit N] [--threads 2] [--set positional=false ...]
 """
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from cli import run_main
 
+from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.cleaneval import CleanEval
 from boilerbench.evaluation import block_counts, block_metrics

@@ -1,0 +1,85 @@
+"""The benchmark harness (``python -m benchmarks``, ``make bench``): every benchmark module gives
+the harness its two sizes and a ``main``; a run writes one JSON file with each benchmark's
+status and the figures it recorded; a benchmark that cannot run here is ``skipped`` with its
+reason and one that fails is ``failed``, and the others still run. What would fail: a benchmark
+left out of the registry or without sizes, figures not reaching the file, one broken benchmark
+losing the others' figures."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import types
+from pathlib import Path
+
+import pytest
+from conftest import PROJECT
+
+from benchmarks import __main__ as harness
+from benchmarks.common import record, timed
+from boilerbench.errors import MissingDependencyError
+
+
+def test_every_benchmark_module_is_registered_with_its_sizes():
+    modules = sorted(
+        p.stem for p in (PROJECT / "benchmarks").glob("*.py") if p.stem not in ("__init__", "__main__", "common")
+    )
+    assert sorted(harness.BENCHMARKS) == modules
+    for name in modules:
+        module = importlib.import_module(f"benchmarks.{name}")
+        assert callable(module.main) and isinstance(module.QUICK, list) and isinstance(module.FULL, list), name
+
+
+def test_timed_returns_the_value_and_the_seconds_on_its_clock():
+    ticks = iter([10.0, 12.5])
+    assert timed(lambda: "done", clock=lambda: next(ticks)) == ("done", 2.5)
+
+
+def _fake(name: str, main) -> types.ModuleType:
+    module = types.ModuleType(f"benchmarks.{name}")
+    module.main, module.QUICK, module.FULL = main, ["--small"], ["--big"]  # type: ignore[attr-defined]
+    return module
+
+
+def test_the_harness_writes_every_benchmarks_figures_and_goes_on_past_failures(tmp_path, monkeypatch):
+    def fast(argv: list[str]) -> int:
+        record("pages_per_s", 100.0 if argv == ["--small"] else 1.0)
+        return 0
+
+    def no_data(argv: list[str]) -> int:
+        raise MissingDependencyError("no dataset here")
+
+    def broken(argv: list[str]) -> int:
+        record("partial", 3)
+        raise ZeroDivisionError("a bug")
+
+    fakes = {"fast": _fake("fast", fast), "no_data": _fake("no_data", no_data), "broken": _fake("broken", broken)}
+    monkeypatch.setattr(harness, "BENCHMARKS", tuple(fakes))
+    monkeypatch.setattr(harness.importlib, "import_module", lambda name: fakes[name.rsplit(".", 1)[1]])
+    out = tmp_path / "bench.json"
+    assert harness.main(["-o", str(out)]) == 1
+    results = json.loads(out.read_text())
+    entries = results["benchmarks"]
+    assert results["size"] == "quick" and list(entries) == ["fast", "no_data", "broken"]
+    assert entries["fast"]["status"] == "ok" and entries["fast"]["figures"] == {"pages_per_s": 100.0}
+    assert entries["fast"]["args"] == ["--small"] and entries["fast"]["seconds"] >= 0
+    assert entries["no_data"] == {
+        "args": ["--small"], "status": "skipped", "reason": "MissingDependencyError: no dataset here", "figures": {}
+    }  # fmt: skip
+    assert entries["broken"]["status"] == "failed" and entries["broken"]["figures"] == {"partial": 3.0}
+    assert harness.main(["--full", "--only", "fast", "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["benchmarks"]["fast"]["figures"] == {"pages_per_s": 1.0}
+
+
+def test_an_unknown_benchmark_is_a_usage_error(tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        harness.main(["--only", "nope", "-o", str(tmp_path / "b.json")])
+    assert exit_info.value.code == 2 and not Path(tmp_path / "b.json").exists()
+
+
+@pytest.mark.slow
+def test_the_bootstrap_benchmark_reports_its_figures(tmp_path):
+    out = tmp_path / "bench.json"
+    assert harness.main(["--only", "bootstrap_speed", "-o", str(out)]) == 0
+    figures = json.loads(out.read_text())["benchmarks"]["bootstrap_speed"]["figures"]
+    assert sorted(figures) == ["intervals_s", "paired_comparison_s"] and all(v > 0 for v in figures.values())
