@@ -24,6 +24,7 @@ import importlib.util
 import io
 import logging
 import os
+import sys
 from collections.abc import Callable, Iterator
 from importlib import metadata
 from pathlib import Path
@@ -249,3 +250,8 @@ def cache_report(root: Path) -> list[tuple[str, str, int, int]]:
         for version in sorted(p for p in step.iterdir() if p.is_dir()):
             rows.append((step.name, version.name, *_size(version)))
     return rows
+
+
+if __name__ == "__main__":  # the former command line, now a subcommand (boilerbench.commands.cache)
+    print("error: python -m boilerbench.cache is now: boilerbench cache info|clear|verify", file=sys.stderr)
+    raise SystemExit(2)

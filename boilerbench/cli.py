@@ -650,3 +650,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             output.close()
     print(summary(counts), file=sys.stderr)
     return 1 if counts["failed"] else 0
+
+
+if __name__ == "__main__":  # the former entry point: python -m boilerbench.cli extract ...
+    sys.exit(main(sys.argv[2:] if sys.argv[1:2] == ["extract"] else sys.argv[1:]))
