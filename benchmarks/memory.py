@@ -27,7 +27,7 @@ from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 #: The harness's sizes (``python -m benchmarks [--full]``).
-QUICK = ["--mb", "2", "--extractors", "bte,trafilatura", "--timeout", "120"]
+QUICK = ["--mb", "1.5", "--extractors", "bte,trafilatura", "--timeout", "120"]
 FULL: list[str] = []
 
 
@@ -132,6 +132,8 @@ def main(argv: list[str]) -> int:
         seconds = f"{r['s']:.1f}" if "s" in r else "-"
         peak = f"{'>' if r['bound'] else ''}{r['peak_mb']:.0f}"
         record(f"{name}_peak_mb", r["peak_mb"])
+        if "before_mb" in r:  # what the page added to the process (0: less than fitting and imports took)
+            record(f"{name}_page_mb", r["peak_mb"] - r["before_mb"])
         print(f"{name:<16} {before:>14} {peak:>12} {seconds:>8}  {r['error'][:90]}", flush=True)
     return 0
 

@@ -55,7 +55,7 @@ def main(argv: list[str]) -> int:
         for label in ("render", "cached"):
             rendered, seconds = zip(*(timed(lambda root=root: layout_or_none(root)) for root in roots), strict=True)
             a = 1000 * np.array(seconds)
-            failed = rendered.count(None)
+            failed = sum(layout is None for layout in rendered)
             record(f"{label}_ms", a.mean())
             print(
                 f"{label:<7} {len(a)} pages: mean {a.mean():7.1f} ms  median {np.median(a):7.1f}  "
