@@ -27,7 +27,8 @@ from omegaconf import OmegaConf
 
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
-from boilerbench.experiments.runner import build, mixture_split
+from boilerbench.experiments.protocols import mixture_split
+from boilerbench.experiments.runner import build
 from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.extractors.stack import Stack
 from boilerbench.extractors.stack.features import VOTE_FEATURES, crf_vocabulary, feature_names
@@ -66,7 +67,7 @@ def main(argv: list[str]) -> int:
     set_cache_dir(args.cache_dir)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose("config", overrides=["+headline=stack", "dataset=wcxb", "paths.root_dir=."])
-    split, _, _ = mixture_split(cfg, build(cfg.dataset).load(), [str(e) for e in cfg.train_on])
+    split, _, _ = mixture_split(cfg, build(cfg.dataset).load(), [str(e) for e in cfg.train_on], str(cfg.train_weights))
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     assert isinstance(config, dict)
     stack: Stack = build({**config, "members": list(MEMBERS), "second_stage": False, "decoding": "threshold"})

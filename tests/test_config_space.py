@@ -163,7 +163,10 @@ def test_every_protocol_switch_ends_in_results_or_one_line(extractor, fixtures, 
     for name in ("plaintext", "dragnet_all"):
         if learned:
             assert outcomes[name].startswith("error: extractor ") and "learns from training pages" in outcomes[name]
-            assert all(s in outcomes[name] for s in ("dataset@train_dataset", "train_on", "cv.folds", "cv.auto"))
+            assert all(
+                s in outcomes[name]
+                for s in ("protocol=cross_dataset", "protocol=mixture", "protocol=cv", "protocol.auto")
+            )
         else:
             assert outcomes[name] == "results", (name, outcomes[name])
     assert outcomes["plaintext_fallback"] == "results" and outcomes["dragnet_all_cv_auto"] == "results"

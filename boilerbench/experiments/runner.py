@@ -15,14 +15,14 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from boilerbench.cache import set_cache_dir
-from boilerbench.datasets.base import Dataset, Split, kfold
-from boilerbench.datasets.mixture import mixture
-from boilerbench.errors import ConfigError, check_choice
+from boilerbench.datasets.base import Split
+from boilerbench.errors import ConfigError
 from boilerbench.evaluation.aggregates import add_intervals
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, model_lock, save_cached
 from boilerbench.experiments.model_file import save_model_file
 from boilerbench.experiments.parallel import evaluate_pages
+from boilerbench.experiments.protocols import Fit, Outcome, Plan, choice_name, configured_protocol
 from boilerbench.experiments.resources import job_resources, start_job
 from boilerbench.experiments.results import format_summary, write_results
 from boilerbench.experiments.reuse import (
@@ -44,26 +44,16 @@ log = logging.getLogger(__name__)
 __all__ = ["CONF_DIR", "build", "make_extractor", "run"]
 
 
-def choice_name(cfg: DictConfig, group: str) -> str:
-    """The config-group option a run used (``bte``, ``cleaneval``), as Hydra records it; a
-    packaged group (``dataset@train_dataset``) falls back to its node's class name."""
-    try:
-        from hydra.core.hydra_config import HydraConfig
-
-        return str(HydraConfig.get().runtime.choices[group])
-    except (ValueError, KeyError):
-        return str(cfg[group.rsplit("@", 1)[-1]]["_target_"]).rsplit(".", 1)[-1].lower()
-
-
 def no_training_pages(cfg: DictConfig, dataset_name: str, split: Split) -> str:
     """The one-line refusal of a learned extractor whose split has no (loadable) training pages,
     naming the switches that would give it some: a model fitted on nothing is never made, cached
     or used (CRF's tagger segfaults on one; the torch models raise)."""
     return (
         f"extractor {choice_name(cfg, 'extractor')} learns from training pages, and split {split.name!r} of "
-        f"{dataset_name} has none that load: train it on another dataset (dataset@train_dataset=cleaneval), "
-        "on a mixture (train_on=[cleaneval,dragnet,wcxb], or fallback_train_on=[...] for splits without "
-        "training pages), or cross-validate it (cv.folds=5, or cv.auto=true)"
+        f"{dataset_name} has none that load: train it on another dataset (protocol=cross_dataset "
+        "protocol.train=cleaneval), on a mixture (protocol=mixture 'protocol.train_on=[cleaneval,dragnet,wcxb]', "
+        "or protocol=fallback for splits without training pages), or cross-validate it (protocol=cv "
+        "protocol.folds=5, with protocol.auto=true only where a split has no training pages)"
     )
 
 
@@ -196,196 +186,25 @@ def scored_rows(results: Iterable[PageResult]) -> pd.DataFrame:
     return pd.DataFrame([r.row for r in results if r.scored])
 
 
-#: The per-fold figures whose mean and standard deviation a cross-validated run reports.
-CV_FIGURES = {
-    "cleaneval_mean": ("cleaneval", "mean"),
-    "block_accuracy": ("block", "accuracy"),
-    "block_precision": ("block", "precision"),
-    "block_recall": ("block", "recall"),
-    "block_f1": ("block", "f1"),
-    "token_f1": ("token", "f1"),
-}
-
-
-def cv_pool(split: Split, pool: str) -> list:
-    """The pages cross-validation folds are cut from: the split's training and validation pages
-    (``train``), every page of the split (``all``), or ``auto``: the training pages when there
-    are any, else the test pages (L3S-GN1's split ``all`` has no training pages)."""
-    check_choice("cv.pool", pool, ("auto", "train", "all"))
-    training = [*split.train, *split.validation]
-    if pool == "train" or (pool == "auto" and training):
-        return training
-    return [*training, *split.test]
-
-
-def run_cv(
-    cfg: DictConfig, split: Split, folds: int, train_on: list[str] | None = None
-) -> tuple[list[PageResult], dict, float]:
-    """Fit and test each fold of ``cfg.cv.folds``-fold cross-validation; every page is tested once.
-    Folds are cut by site where the pages name one (``meta["group"]``: :func:`kfold`). With
-    ``train_on`` each fold trains on that mixture, in which the tested dataset's entry brings the
-    fold's training pages only (:func:`mixture_split`): a multilingual model cross-validated on
-    DANIEL's sites.
-
-    Returns the results (each row with its ``fold``), the ``cv`` summary section (per fold and
-    mean and standard deviation over folds of :data:`CV_FIGURES`) and the total fit time.
-    """
-    pool = cv_pool(split, str(cfg.cv.get("pool", "auto")))
-    if not 2 <= folds <= len(pool):
-        raise ConfigError(f"cv.folds={folds} needs 2 <= folds <= {len(pool)} (the pages in the pool)")
-    results: list[PageResult] = []
-    per_fold = []
-    fit_total = 0.0
-    loaded_sources: dict[str, Split] = {}
-    for number, fold in enumerate(kfold(pool, folds, seed=int(cfg.seed)), start=1):
-        extractor = build(cfg.extractor)
-        seed_everything(int(cfg.seed))
-        training, source, identity = fold, choice_name(cfg, "dataset"), {}
-        if train_on is not None:
-            training, source, mixed = mixture_split(cfg, fold, train_on, loaded_sources)
-            identity = {"train_on": list(mixed["sources"]), "train_weights": mixed["weights"]}
-        fit_s, loaded = fit_extractor(extractor, cfg, source, training, **identity)
-        fit_total += fit_s
-        fold_results = evaluate(extractor, fold.test, cfg)
-        for r in fold_results:
-            r.row["fold"] = number
-        metrics = aggregate(fold_results)
-        per_fold.append(
-            {
-                "fold": number,
-                "n_train": len(training.train),
-                "n_test": len(fold.test),
-                "fit_s": fit_s,
-                "model_loaded_from_cache": loaded,
-                **{name: metrics[a][b] for name, (a, b) in CV_FIGURES.items()},
-            }
-        )
-        results.extend(fold_results)
-    section = {
-        "folds": folds,
-        "pool": len(pool),
-        "per_fold": per_fold,
-        "mean": {name: float(np.mean([f[name] for f in per_fold])) for name in CV_FIGURES},
-        "std": {name: float(np.std([f[name] for f in per_fold], ddof=1)) for name in CV_FIGURES},
-    }
-    return results, section, fit_total
-
-
-def check_no_leak(cfg: DictConfig, split: Split, training: str) -> None:
-    """Raise :class:`ConfigError` when a test page of ``split`` is also one of its training or
-    validation pages (same dataset and page id): a model must never be scored on what it saw."""
-    tested = {(p.source, p.id) for p in split.test}
-    leaked = sorted({p.id for p in (*split.train, *split.validation) if (p.source, p.id) in tested})
-    if leaked:
-        raise ConfigError(
-            f"{training} trains on {len(leaked)} of the test pages of dataset {choice_name(cfg, 'dataset')} "
-            f"({', '.join(leaked[:5])}...): train on another dataset, or test by cross-validation (cv.folds)"
-        )
-
-
-def cross_dataset_split(cfg: DictConfig, test_split: Split) -> tuple[Split, str, tuple[str, str]]:
-    """The split of a train-on-one, test-on-another run: the training and validation pages of
-    ``cfg.train_dataset``'s split (every page of it when the split has none, as L3S-GN1's
-    ``all``) and the test pages of ``cfg.dataset``'s split. Returns it, the training data's name
-    (``cleaneval/web2text``, recorded as ``trained_on``) and the (dataset, split) names that key
-    the model cache as an in-domain run on the training dataset would (one fit serves both)."""
-    source = build(cfg.train_dataset)
-    training = source.load()
-    train, validation = training.train, training.validation
-    if not train and not validation:
-        train = training.test
-    key_name = choice_name(cfg, "dataset@train_dataset")
-    name = f"{key_name}/{training.name}"
-    split = Split(name=f"{test_split.name}<-{name}", train=train, validation=validation, test=test_split.test)
-    check_no_leak(cfg, split, f"dataset@train_dataset={key_name}")
-    return split, name, (key_name, training.name)
-
-
-def dataset_config(name: str, cfg: DictConfig) -> DictConfig:
-    """The config node of ``conf/dataset/<name>.yaml``, its ``paths`` interpolations resolved
-    against the run's ``paths`` (a name with no config lists the valid ones)."""
-    folder = CONF_DIR / "dataset"
-    check_choice("train_on", name, sorted(p.stem for p in folder.glob("*.yaml")))
-    holder = OmegaConf.create(
-        {"paths": OmegaConf.to_container(cfg.paths, resolve=True), "node": OmegaConf.load(folder / f"{name}.yaml")}
-    )
-    node = holder.node
-    assert isinstance(node, DictConfig)
-    return node
-
-
-def train_on_config(entry: str, cfg: DictConfig) -> DictConfig:
-    """The dataset config of a ``train_on`` entry: a dataset config name, or ``name:split``."""
-    name, _, split_name = entry.partition(":")
-    node = dataset_config(name, cfg)
-    if split_name:
-        node.split = split_name
-    return node
-
-
-def mixture_split(
-    cfg: DictConfig, test_split: Split, entries: list[str], loaded: dict[str, Split] | None = None
-) -> tuple[Split, str, dict]:
-    """The split of a run trained on a mixture of datasets (``entries``: ``train_on``, such as
-    ``[cleaneval,dragnet,wcxb]``, or ``fallback_train_on``; each entry a dataset config name, or
-    ``name:split`` for another split than its default),
-    weighted by ``train_weights`` (:func:`boilerbench.datasets.mixture.mixture`), tested on the
-    test pages of ``cfg.dataset``. A test page that is also a training page of the mixture (its
-    dataset has no training split, or the splits overlap) is a :class:`ConfigError`
-    (:func:`check_no_leak`).
-
-    ``loaded`` keeps the datasets read, for the next call (cross-validation folds).
-    Returns the split, the mixture's name (which keys the model cache) and its summary section.
-    """
-    loaded = {} if loaded is None else loaded
-    weights = str(cfg.get("train_weights", "balanced"))
-    tested = OmegaConf.to_container(cfg.dataset, resolve=True)
-    sources: dict[str, Split] = {}
-    for entry in entries:
-        node = train_on_config(entry, cfg)
-        same = OmegaConf.to_container(node, resolve=True) == tested
-        if not same and entry not in loaded:
-            loaded[entry] = build(node).load()
-        sources[entry] = test_split if same else loaded[entry]
-    train = mixture(sources, weights, seed=int(cfg.seed))
-    used = [*train.train, *train.validation]
-    section: dict = {"weights": weights, "sources": {}}
-    for entry, split in sources.items():
-        own = {id(p) for p in (*split.train, *split.validation, *split.test)}
-        section["sources"][entry] = {
-            "pages": len({id(p) for p in used if id(p) in own}),
-            "train": sum(1 for p in train.train if id(p) in own),
-            "validation": sum(1 for p in train.validation if id(p) in own),
-        }
-    split = Split(
-        name=f"{test_split.name}<-{train.name}", train=train.train, validation=train.validation, test=test_split.test
-    )
-    check_no_leak(cfg, split, f"train_on={list(sources)}")
-    return split, train.name, section
-
-
-def fallback_mixture(cfg: DictConfig, extractor: Extractor) -> list[str]:
-    """The ``fallback_train_on`` entries that train a learned extractor tested on a split with no
-    training pages of its own (L3S-GN1, Scrapinghub, ...), instead of cross-validating it there;
-    empty for an extractor that learns nothing, or when the run names its training data."""
-    if (
-        not getattr(extractor, "learns", True)
-        or cfg.get("train_on") is not None
-        or cfg.get("train_dataset") is not None
-    ):
-        return []
-    return [str(e) for e in cfg.get("fallback_train_on") or ()]
-
-
-def datasets_read(cfg: DictConfig, dataset: Dataset, extractor: Extractor) -> list[Dataset]:
-    """The datasets a run reads: the tested one, and a cross-dataset run's or a mixture's
-    training datasets (a fallback mixture's too: whether it is used is known once the split is read)."""
-    read = [dataset]
-    if cfg.get("train_dataset") is not None:
-        read.append(build(cfg.train_dataset))
-    entries = [str(e) for e in cfg.get("train_on") or ()] + fallback_mixture(cfg, extractor)
-    read += [build(train_on_config(entry, cfg)) for entry in entries]
-    return read
+def fit_and_score(extractor: Extractor, cfg: DictConfig, fit: Fit, plan: Plan) -> Outcome:
+    """Fit (or load) the model of one ``fit`` and score its pages, writing its fold number into
+    each row. The training pages of a plan that scores none of them are freed once fitted; with
+    ``save_model=PATH`` the fitted extractor is also written to that file."""
+    seed_everything(int(cfg.seed))
+    fit_s, loaded = fit_extractor(extractor, cfg, fit.source, fit.training, **fit.identity)
+    if plan.release_training:
+        for page in (*fit.training.train, *fit.training.validation):
+            page.release()
+    if cfg.get("save_model"):
+        config = OmegaConf.to_container(cfg.extractor, resolve=True)
+        assert isinstance(config, dict)
+        source = plan.sections.get("trained_on") or f"{choice_name(cfg, 'dataset')}/{plan.split.name}"
+        save_model_file(extractor, cfg.save_model, choice_name(cfg, "extractor"), config, source, package_versions())
+        log.info("saved the fitted model to %s", cfg.save_model)
+    results = evaluate(extractor, fit.test, cfg)
+    for result in results if fit.fold is not None else ():
+        result.row["fold"] = fit.fold
+    return Outcome(results, fit_s, loaded)
 
 
 def kept(summary: dict, output_dir: str | Path) -> dict:
@@ -396,104 +215,41 @@ def kept(summary: dict, output_dir: str | Path) -> dict:
 
 
 def run(cfg: DictConfig, output_dir: str | Path) -> dict:
-    """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``.
-
-    With ``cv.folds=K`` the extractor is cross-validated over the split's training pool instead
-    (see :func:`run_cv`); the pooled metrics cover every page of the pool once; with
-    ``cv.auto=true`` only when the split has no training pages (L3S-GN1, Scrapinghub, ...). With
-    ``dataset@train_dataset=NAME`` it is trained on that dataset and tested on ``dataset``
-    (see :func:`cross_dataset_split`; the same dataset and split as ``dataset`` is the in-domain
-    run), with ``train_on=[...]`` on a mixture of datasets (:func:`mixture_split`). With
-    ``evaluate_on=validation`` the split's validation pages are scored instead of its test pages
-    (what hyperparameter searches optimise). With ``save_model=PATH`` the fitted extractor is
-    also written to one file (:mod:`boilerbench.experiments.model_file`).
-    """
+    """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``:
+    build the extractor, dataset and protocol (:mod:`boilerbench.experiments.protocols`: in-domain,
+    cross-validation, cross-dataset, mixture, fallback), keep an earlier identical run
+    (:mod:`boilerbench.experiments.reuse`), plan the fits, fit and score each, write the results.
+    With ``save_model=PATH`` the fitted extractor is also written to one file
+    (:mod:`boilerbench.experiments.model_file`)."""
     started = time.perf_counter()
     start_job()
     set_cache_dir(cfg.paths.get("cache_dir"))
     extractor = build(cfg.extractor)  # before the data is read: a bad config value fails at once
     dataset = build(cfg.dataset)
+    configured, learns = configured_protocol(cfg), bool(getattr(extractor, "learns", True))
     reuse = not cfg.get("rerun", False) and not cfg.get("save_model")
-    quick_key = run_identity(cfg, extractor, dataset, file_fingerprint(datasets_read(cfg, dataset, extractor)))
+    quick_key = run_identity(cfg, extractor, dataset, file_fingerprint([dataset, *configured.datasets(cfg, learns)]))
     earlier = previous_run(Path(output_dir), "quick_key", quick_key) if reuse else None
     if earlier is not None:
         return kept(earlier, output_dir)
     split = dataset.load()
-    folds = int(cfg.get("cv", {}).get("folds", 0) or 0)
-    target = str(cfg.get("evaluate_on", "test"))
-    check_choice("evaluate_on", target, ("test", "validation"))
-    if target == "validation" and (folds or not split.validation):
-        raise ConfigError(
-            "evaluate_on=validation needs a split with validation pages and no cv.folds "
-            f"(split {split.name!r} has {len(split.validation)})"
-        )
-    trained_on = None
-    key = (choice_name(cfg, "dataset"), split.name)
-    identity: dict = {}
-    mixed: dict = {}
-    train_on = cfg.get("train_on")
-    fallback = fallback_mixture(cfg, extractor)
-    if fallback and not split.train and not split.validation and target == "test" and (not folds or cfg.cv.auto):
-        train_on = fallback
-    train_dataset = cfg.get("train_dataset")
-    if train_dataset is not None and OmegaConf.to_container(train_dataset, resolve=True) == OmegaConf.to_container(
-        cfg.dataset, resolve=True
-    ):
-        train_dataset = None  # trained on the dataset under test: the in-domain run, its own protocol
-    if train_on is not None and train_dataset is not None:
-        raise ConfigError("train_on and dataset@train_dataset exclude each other: pick one training source")
-    if cfg.get("cv", {}).get("auto", False) and (split.train or split.validation or train_on or train_dataset):
-        folds = 0  # cv.auto: cross-validate only a split that has no training pages of its own
-    if train_dataset is not None and folds:
-        raise ConfigError("cv.folds and dataset@train_dataset exclude each other: pick one protocol")
-    if train_dataset is not None:
-        split, trained_on, key = cross_dataset_split(cfg, split)
-    elif train_on is not None and not folds:
-        split, trained_on, mixed = mixture_split(cfg, split, [str(e) for e in train_on])
-        key = (trained_on, trained_on)
-        identity = {"train_on": list(mixed["sources"]), "train_weights": mixed["weights"]}
-    save_to = cfg.get("save_model")
-    if save_to and folds:
+    protocol = configured.resolve(cfg, split, learns)
+    plan = protocol.plan(cfg, split)
+    if cfg.get("save_model") and len(plan.fits) > 1:
         raise ConfigError("save_model writes one fitted model: it excludes cv.folds")
-    key_of_run = run_identity(cfg, extractor, dataset, page_digest(split))
+    key_of_run = run_identity(cfg, extractor, dataset, page_digest(plan.split))
     earlier = previous_run(Path(output_dir), "run_key", key_of_run) if reuse else None
     if earlier is not None:
         remember_quick_key(Path(output_dir), earlier, quick_key)
         return kept(earlier, output_dir)
-    if folds:
-        entries = None if train_on is None else [str(e) for e in train_on]
-        results, section, fit_s = run_cv(cfg, split, folds, entries)
-        if entries is not None:
-            mixed = {"weights": str(cfg.get("train_weights", "balanced")), "sources": entries, "per_fold": True}
-        summary = summarise(cfg, split, results, fit_s, False, extractor)
-        summary["split"] = f"{split.name}/cv{folds}"
-        summary["cv"] = section
-    else:
-        seed_everything(int(cfg.seed))
-        # A model is keyed by its training data alone (for a cross-dataset run, as the in-domain
-        # run of its training dataset), so that testing it on several datasets fits it once.
-        training = Split(key[1], split.train, split.validation)
-        fit_s, loaded = fit_extractor(extractor, cfg, key[0], training, **identity)
-        if target == "test":
-            for page in (*split.train, *split.validation):
-                page.release()
-        if save_to:
-            config = OmegaConf.to_container(cfg.extractor, resolve=True)
-            assert isinstance(config, dict)
-            source = trained_on or f"{choice_name(cfg, 'dataset')}/{split.name}"
-            save_model_file(extractor, save_to, choice_name(cfg, "extractor"), config, source, package_versions())
-            log.info("saved the fitted model to %s", save_to)
-        results = evaluate(extractor, split.validation if target == "validation" else split.test, cfg)
-        summary = summarise(cfg, split, results, fit_s, loaded, extractor)
-        if target == "validation":
-            summary["split"] = f"{split.name}/validation"
-    if trained_on is not None:
-        summary["trained_on"] = trained_on
-    if train_on is not None:
-        summary["mixture"] = mixed
-    summary["code_version"] = extractor_version(extractor)
-    summary["run_key"] = key_of_run
-    summary["quick_key"] = quick_key
+    # one extractor per fit, each built when its turn comes (and freed after it)
+    outcomes = [fit_and_score(build(cfg.extractor) if i else extractor, cfg, f, plan) for i, f in enumerate(plan.fits)]
+    results = [r for outcome in outcomes for r in outcome.results]
+    loaded = len(outcomes) == 1 and outcomes[0].loaded
+    summary = summarise(cfg, plan.split, results, sum(o.fit_s for o in outcomes), loaded, extractor)
+    summary["split"] = plan.label
+    summary.update(protocol.summary(plan, outcomes, configured))
+    summary.update(code_version=extractor_version(extractor), run_key=key_of_run, quick_key=quick_key)
     summary["output_dir"] = str(Path(output_dir).resolve())
     summary["timing"]["wall_s"] = time.perf_counter() - started
     apply_gate(summary, float(cfg.get("max_error_rate", 0.01)))
