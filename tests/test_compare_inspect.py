@@ -16,10 +16,10 @@ from hydra import compose, initialize_config_dir
 from lxml import html as lxml_html
 
 from boilerbench.experiments import run
+from boilerbench.experiments.results import Run
 from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.render import FLAGS
 from boilerbench.reports.compare import compare_runs
-from boilerbench.reports.runfiles import Run
 
 ARTICLE = " ".join(f"word{i}" for i in range(40))
 PAGES = {

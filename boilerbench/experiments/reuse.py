@@ -117,16 +117,6 @@ def file_fingerprint(datasets: Iterable[Dataset]) -> str:
     return "files:" + digest.hexdigest()
 
 
-def previous_run(output_dir: Path, field: str, key: str) -> dict | None:
-    """The summary of a complete earlier run in ``output_dir`` whose ``field`` (``quick_key`` or
-    ``run_key``) is ``key`` (``summary.json`` is written last: its presence means complete)."""
-    try:
-        summary = json.loads((output_dir / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return summary if summary.get(field) == key and (output_dir / "pages.csv").is_file() else None
-
-
 def remember_quick_key(output_dir: Path, summary: dict, quick_key: str | None) -> None:
     """Store ``quick_key`` in a kept run's summary (its files were touched, not changed)."""
     if quick_key and summary.get("quick_key") != quick_key:

@@ -24,12 +24,11 @@ from boilerbench.experiments.model_file import save_model_file
 from boilerbench.experiments.parallel import evaluate_pages
 from boilerbench.experiments.protocols import Fit, Outcome, Plan, choice_name, configured_protocol
 from boilerbench.experiments.resources import job_resources, start_job
-from boilerbench.experiments.results import format_summary, write_results
+from boilerbench.experiments.results import format_summary, previous_run, write_results
 from boilerbench.experiments.reuse import (
     file_fingerprint,
     package_versions,
     page_digest,
-    previous_run,
     remember_quick_key,
     run_identity,
 )

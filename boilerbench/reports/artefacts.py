@@ -53,7 +53,7 @@ class Artefact:
 
 
 def _table_cleaneval(runs: pd.DataFrame) -> Table:
-    runs = runs[runs["protocol"] == "test"]
+    runs = runs[runs["protocol"] == "in_domain"]
     if runs.empty:
         raise figures.MissingRuns("extractor runs on cleaneval (cleaneval and web2text splits)")
     return results_table(
@@ -78,7 +78,7 @@ def _table_l3s(runs: pd.DataFrame) -> Table:
 
 
 def _table_cross(runs: pd.DataFrame) -> Table:
-    runs = runs[runs["protocol"] == "cross"]
+    runs = runs[runs["protocol"] == "cross_dataset"]
     if runs.empty:
         raise figures.MissingRuns("learned extractors trained on one dataset and tested on the other")
     return results_table(
@@ -93,7 +93,8 @@ def _table_cross(runs: pd.DataFrame) -> Table:
 def _default_runs(runs: pd.DataFrame) -> pd.DataFrame:
     """One run per extractor and dataset on the dataset's default split (CleanEval's
     ``cleaneval``), the latest where a figure's own runs and the table runs overlap."""
-    keep = ~((runs["dataset"] == "cleaneval") & (runs["split"] != "cleaneval")) & (runs["protocol"] != "cross")
+    trained_elsewhere = runs["protocol"].isin(("cross_dataset", "mixture"))
+    keep = ~((runs["dataset"] == "cleaneval") & (runs["split"] != "cleaneval")) & ~trained_elsewhere
     latest = runs[keep].sort_values("finished_at")
     return latest.drop_duplicates(subset=["extractor", "dataset"], keep="last")
 

@@ -50,7 +50,7 @@ def ranks(values: dict[str, float]) -> dict[str, int]:
 
 
 def cleaneval2007_table(runs: pd.DataFrame) -> Table:
-    runs = runs[(runs["protocol"] == "test") & (runs["dataset"] == "cleaneval")]
+    runs = runs[(runs["protocol"] == "in_domain") & (runs["dataset"] == "cleaneval")]
     if runs.empty or "cleaneval.mean_2007" not in runs.columns:
         raise MissingRuns("CleanEval 2007 system runs on cleaneval (split cleaneval)")
     runs = runs.assign(system=[variant(r) for _, r in runs.iterrows()])

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from boilerbench.experiments.results import RunFileError, legacy_protocol_name, protocol_name, read_pages, read_summary
+
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
 KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "params")
 #: Where a row's figures came from: the run's identity (:mod:`boilerbench.experiments.reuse`) and
@@ -24,19 +26,11 @@ class MissingRuns(Exception):
     """The runs an artefact needs are not there."""
 
 
-def protocol(summary: dict) -> str:
-    """``test`` (the split's test pages), ``cv`` (cross-validation) or ``cross`` (trained on
-    another dataset)."""
-    if "cv" in summary:
-        return "cv"
-    return "cross" if summary.get("trained_on") else "test"
-
-
 def run_row(path: Path) -> dict:
     """One run's row: identity, provenance (:data:`PROVENANCE`), every metric flattened
     (``block.f1``), timings and resources (CPU seconds, peak memory), the extractor's
     hyperparameters (``param.<name>``) and where its files are."""
-    summary = json.loads(path.read_text())
+    summary = read_summary(path)
     config = summary.get("config", {})
     params = {k: v for k, v in config.get("extractor", {}).items() if k != "_target_"}
     row = {
@@ -45,7 +39,7 @@ def run_row(path: Path) -> dict:
         "extractor": summary["extractor"],
         "dataset": summary["dataset"],
         "split": str(config.get("dataset", {}).get("split", summary["split"])),
-        "protocol": protocol(summary),
+        "protocol": protocol_name(summary),
         "trained_on": summary.get("trained_on", ""),
         "params": json.dumps(params, sort_keys=True),
         "n_pages": summary["n_pages"],
@@ -75,9 +69,15 @@ def run_row(path: Path) -> dict:
 
 
 def read_runs(path: str | Path) -> pd.DataFrame:
-    """The run rows of an earlier build (its ``runs.csv``)."""
+    """The run rows of an earlier build (its ``runs.csv``), the protocols of rows written before
+    summaries recorded theirs (``test``, ``cross``) named as now
+    (:func:`boilerbench.experiments.results.legacy_protocol_name`)."""
     frame = pd.read_csv(path, dtype=dict.fromkeys(TEXT, str))
-    return frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
+    frame = frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
+    if "protocol" in frame.columns:
+        trained = frame["trained_on"] if "trained_on" in frame.columns else pd.Series("", index=frame.index)
+        frame["protocol"] = [legacy_protocol_name(p, t) for p, t in zip(frame["protocol"], trained, strict=True)]
+    return frame
 
 
 def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd.DataFrame:
@@ -98,7 +98,7 @@ def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd
 def pages(run_dir: str | Path) -> pd.DataFrame:
     """A run's ``pages.csv`` (page ids as strings); a run known only from a base runs.csv has
     none here, and the artefacts that read pages are then missing."""
-    file = Path(run_dir) / "pages.csv"
-    if not file.is_file():
-        raise MissingRuns(f"the page rows of {run_dir} (not on this machine: rerun it)")
-    return pd.read_csv(file, dtype={"page_id": str}, keep_default_na=False)
+    try:
+        return read_pages(Path(run_dir) / "pages.csv")
+    except RunFileError as err:
+        raise MissingRuns(f"the page rows of {run_dir} (not on this machine: rerun it)") from err

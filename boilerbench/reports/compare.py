@@ -17,7 +17,7 @@ import pandas as pd
 from boilerbench.atomic import atomic_write_text
 from boilerbench.evaluation.aggregates import CI_SUFFIX
 from boilerbench.evaluation.stats import holm
-from boilerbench.reports.runfiles import Run, RunFileError
+from boilerbench.experiments.results import Run, RunFileError
 from boilerbench.reports.significance import (
     PERMUTATIONS,
     RESAMPLES,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from boilerbench.experiments.results import legacy_protocol_name
 from boilerbench.reports.figures import DATASET_ORDER as DATASETS
 from boilerbench.reports.figures import MissingRuns, plt
 from boilerbench.reports.tables import Table, fmt
@@ -56,11 +57,12 @@ def training_source(run: pd.Series) -> str:
 
 
 def _protocol(run: pd.Series) -> str:
-    if run["protocol"] == "cv":
+    """The protocol column of a run, read from its recorded protocol (a runs.csv row of an
+    earlier version as that version ran it: :func:`legacy_protocol_name`)."""
+    protocol = legacy_protocol_name(str(run["protocol"]), str(run.get("trained_on") or ""))
+    if protocol == "cv":
         return f"{int(run['cv.folds'])}-fold CV"
-    if run["protocol"] == "cross":
-        return "mixture" if training_source(run) == "mixture" else "cross"
-    return "test split"
+    return {"mixture": "mixture", "cross_dataset": "cross"}.get(protocol, "test split")
 
 
 def table_datasets(runs: pd.DataFrame) -> Table:

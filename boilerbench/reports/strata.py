@@ -23,8 +23,8 @@ import pandas as pd
 
 from boilerbench.evaluation.aggregates import page_matrix, point_value
 from boilerbench.evaluation.stats import bootstrap_intervals
+from boilerbench.experiments.results import Run
 from boilerbench.reports.figures import MissingRuns
-from boilerbench.reports.runfiles import Run
 from boilerbench.reports.significance import BOUNDS, Mark, PageSetMismatch, align, figure_key, marks
 from boilerbench.reports.tables import MARKS_NOTE, Table, cell
 

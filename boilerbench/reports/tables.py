@@ -11,8 +11,8 @@ from pathlib import Path
 import pandas as pd
 
 from boilerbench.evaluation.aggregates import CI_SUFFIX
+from boilerbench.experiments.results import Run, RunFileError
 from boilerbench.reports.published import SOURCES, published
-from boilerbench.reports.runfiles import Run, RunFileError
 from boilerbench.reports.significance import ALPHA, BOUNDS, PERMUTATIONS, Mark, align, figure_key, has_columns, marks
 
 #: Measured columns: (run column, header).

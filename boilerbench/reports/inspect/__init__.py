@@ -28,9 +28,9 @@ import time
 from pathlib import Path
 
 from boilerbench.errors import BoilerbenchError
+from boilerbench.experiments.results import Run, RunFileError
 from boilerbench.reports.inspect.load import load_pages
 from boilerbench.reports.inspect.site import write_site
-from boilerbench.reports.runfiles import Run, RunFileError
 from boilerbench.reports.significance import PageSetMismatch
 
 

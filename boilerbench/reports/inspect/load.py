@@ -14,7 +14,7 @@ from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
-from boilerbench.reports.runfiles import Run, RunFileError
+from boilerbench.experiments.results import Run, RunFileError
 from boilerbench.reports.significance import align
 
 #: Outcome of a block: (kept?, content?) -> class name.

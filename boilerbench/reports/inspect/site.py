@@ -20,9 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from boilerbench.atomic import atomic_write_text
+from boilerbench.experiments.results import Run
 from boilerbench.lcs import AlignmentTooLargeError, lcs_alignment
 from boilerbench.reports.inspect.load import OUTCOME_NAMES, PageView
-from boilerbench.reports.runfiles import Run
 from boilerbench.tokenizer import normalise_tokens
 
 _HERE = Path(__file__).parent
