@@ -1,9 +1,11 @@
 """The configuration space is total: every extractor config in conf/extractor, composed with
 small fixture datasets (a plaintext folder with no training split, a hand-made Dragnet with
 train / validation / test, the same Dragnet's split ``all``, a hand-made WCXB) and each protocol
-switch (``cv.folds``, ``cv.auto``, ``train_on``, ``dataset@train_dataset``, ``fallback_train_on``,
-``evaluate_on``), ends in results or in one user-facing error line, and no learned extractor is
-ever fitted on zero pages.
+(``conf/protocol``: in_domain, cv, cross_dataset, mixture, fallback) and each protocol switch of
+earlier versions (``cv.folds``, ``cv.auto``, ``train_on``, ``dataset@train_dataset``,
+``fallback_train_on``, ``evaluate_on``), ends in results or in one user-facing error line, no
+learned extractor is ever fitted on zero pages, and a protocol named by the group gives the same
+outcome and records the same protocol as the old switches that name it.
 
 Most combinations run in this process (:func:`boilerbench.experiments.run`; the error is a
 :class:`BoilerbenchError` whose message is one line); a few run ``python run.py`` in a subprocess
@@ -15,6 +17,7 @@ message spread over several lines.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -55,7 +58,28 @@ SCENARIOS = [
     ("dragnet_both_sources", ("dataset=dragnet", "train_on=[wcxb:all]", "dataset@train_dataset=wcxb")),
     ("dragnet_leaky_train_on", ("dataset=dragnet", "dataset.split=all", "train_on=[dragnet]")),
     ("wcxb_all_from_dragnet", ("dataset=wcxb", "dataset.split=all", "dataset@train_dataset=dragnet")),
+    # the protocol group (conf/protocol): the same protocols, named as such
+    ("plaintext_protocol_cv2", ("protocol=cv", "protocol.folds=2")),
+    ("plaintext_protocol_cross", ("protocol=cross_dataset", "protocol.train=dragnet")),
+    ("plaintext_protocol_mixture", ("protocol=mixture", "protocol.train_on=[dragnet]")),
+    ("plaintext_protocol_fallback", ("protocol=fallback", "protocol.train_on=[dragnet]")),
+    ("plaintext_protocol_and_switch", ("protocol=cv", "protocol.folds=2", "train_on=[dragnet]")),
+    (
+        "dragnet_protocol_validation",
+        ("dataset=dragnet", "protocol.evaluate_on=validation", "dataset.validation_share=0.34"),
+    ),
+    ("dragnet_protocol_cross_self", ("dataset=dragnet", "protocol=cross_dataset", "protocol.train=dragnet")),
 ]
+
+#: Scenarios named by the protocol group -> the same run named by the switches of earlier versions.
+SAME_AS = {
+    "plaintext_protocol_cv2": "plaintext_cv2",
+    "plaintext_protocol_cross": "plaintext_from_dragnet",
+    "plaintext_protocol_mixture": "plaintext_train_on",
+    "plaintext_protocol_fallback": "plaintext_fallback",
+    "dragnet_protocol_validation": "dragnet_validation",
+    "dragnet_protocol_cross_self": "dragnet",
+}
 
 #: Extractors whose 19 scenarios take over 10 s (learned ones whose fit costs seconds even when
 #: short, ensembles that run their members, ReadabiliPy's Node.js engine): marked slow.
@@ -170,6 +194,23 @@ def test_every_protocol_switch_ends_in_results_or_one_line(extractor, fixtures, 
         else:
             assert outcomes[name] == "results", (name, outcomes[name])
     assert outcomes["plaintext_fallback"] == "results" and outcomes["dragnet_all_cv_auto"] == "results"
+    # the protocol group and the old switches name the same runs: same outcome, same recorded protocol
+    assert outcomes["plaintext_protocol_and_switch"].startswith("error: protocol=cv and the switches")
+    for new, old in SAME_AS.items():
+        assert outcomes[new] == outcomes[old], (new, outcomes[new], old, outcomes[old])
+        if outcomes[new] == "results":
+            assert recorded_protocol(tmp_path, new) == recorded_protocol(tmp_path, old), new
+    if outcomes["plaintext_protocol_fallback"] == "results":
+        assert recorded_protocol(tmp_path, "plaintext_protocol_fallback")["name"] == (
+            "mixture" if learned else "in_domain"
+        )
+    assert recorded_protocol(tmp_path, "dragnet_protocol_cross_self")["name"] == "in_domain"
+
+
+def recorded_protocol(tmp_path, scenario: str) -> dict:
+    """The protocol a scenario's run followed: the name and the training data of its ``protocol`` section."""
+    section = json.loads((tmp_path / "out" / scenario / "summary.json").read_text(encoding="utf-8"))["protocol"]
+    return {k: v for k, v in section.items() if k in ("name", "train", "train_on", "folds", "evaluate_on")}
 
 
 #: Learned extractors a new user may point at a split with no training pages (issue 35's command line).
@@ -197,3 +238,6 @@ def test_cli_cross_validated_crf_gives_results_and_excluded_switches_one_line(tm
     assert done.returncode == 0, done.stderr[-2000:]
     done = _cli("extractor=crf", "cv.folds=2", "evaluate_on=validation", *common)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr[-2000:]
+    done = _cli("extractor=crf", "protocol=cv", "cv.folds=2", *common)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr[-2000:]
+    assert "protocol=NAME protocol.KEY=VALUE" in done.stderr

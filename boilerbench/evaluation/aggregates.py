@@ -121,9 +121,14 @@ def page_matrix(pages: pd.DataFrame, columns: Iterable[str]) -> tuple[np.ndarray
 
 
 def point_value(figure: Figure, pages: pd.DataFrame) -> float:
-    """The figure over all of ``pages`` (what the run reports)."""
-    matrix, names = page_matrix(pages, figure.columns)
-    sums = {name: total for name, total in zip(names, matrix.sum(axis=0), strict=True)}
+    """The figure over all of ``pages`` (what the run reports). Each column is summed over the
+    pages that have a value, in page order, so that a mean is exactly what ``numpy.mean`` of
+    those values gives."""
+    sums: dict[str, np.ndarray] = {}
+    for column in dict.fromkeys(c.removeprefix(PRESENT) for c in figure.columns):
+        values = numeric(pages[column])
+        present = np.isfinite(values)
+        sums[column], sums[PRESENT + column] = np.asarray(values[present].sum()), np.asarray(float(present.sum()))
     return float(figure.compute(sums))
 
 

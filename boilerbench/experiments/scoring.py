@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.page import Page
@@ -15,11 +16,9 @@ from boilerbench.evaluation import (
     CleanEvalCounts,
     SnippetCounts,
     block_counts,
-    block_metrics,
     block_page_metrics,
     cleaneval_counts,
     cleaneval_markup_score,
-    cleaneval_micro,
     has_markup,
     is_wrong,
     lcs_error_from_counts,
@@ -30,6 +29,7 @@ from boilerbench.evaluation import (
     token_prf,
     word_prf,
 )
+from boilerbench.evaluation.aggregates import PRESENT, figure_for, point_value
 from boilerbench.extractors.base import Extraction, Extractor
 
 
@@ -174,42 +174,47 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     )
 
 
+#: The figures of a run's ``metrics`` section (group -> names), in the order ``summary.json``
+#: lists them; each one is its :data:`~boilerbench.evaluation.aggregates.FIGURES` definition.
+METRICS = {
+    "cleaneval": ("mean", "micro", "markup_mean", "mean_2007"),
+    "lcs_error": ("mean", "wrong_rate"),
+    "block": ("accuracy", "precision", "recall", "f1", "macro_f1"),
+    "token": ("precision", "recall", "f1"),
+    "word": ("precision", "recall", "f1"),
+    "rouge_lsum": ("precision", "recall", "f1"),
+    "snippets": ("with_found", "without_absent", "f1"),
+}
+#: Figures reported only where some page row has their columns (NaN otherwise, for the rest).
+OPTIONAL = {
+    ("cleaneval", "markup_mean"),
+    ("cleaneval", "mean_2007"),
+    *(("rouge_lsum", n) for n in METRICS["rouge_lsum"]),
+}
+OPTIONAL |= {("snippets", n) for n in METRICS["snippets"]}
+
+
 def aggregate(results: Sequence[PageResult]) -> dict:
-    """The ``metrics`` section of ``summary.json`` over the pages that were scored (block metrics
-    over those that could be segmented; ``snippets`` over those that have snippet checks)."""
-    results = [r for r in results if r.scored]
-    rows = [r.row for r in results]
-    ce_scores = [r["cleaneval"] for r in rows]
-    metrics = {
-        "cleaneval": {
-            "mean": float(np.mean(ce_scores)) if rows else float("nan"),
-            "micro": cleaneval_micro(r.cleaneval for r in results),
-            **{
-                name: float(np.mean(values))
-                for name, column in (("markup_mean", "cleaneval_markup"), ("mean_2007", "cleaneval_2007"))
-                if (values := [r[column] for r in rows if column in r])
-            },
-        },
-        "lcs_error": {
-            "mean": float(np.mean([r["lcs_error"] for r in rows])) if rows else float("nan"),
-            "wrong_rate": float(np.mean([r["lcs_wrong"] for r in rows])) if rows else float("nan"),
-        },
-        "block": block_metrics(r.blocks for r in results if r.blocks is not None),
-        **{
-            group: {
-                k: float(np.mean([r[f"{group}_{k}"] for r in rows])) if rows else float("nan")
-                for k in ("precision", "recall", "f1")
-            }
-            for group in ("token", "word")
-        },
-    }
-    if rows and "rouge_f1" in rows[0]:
-        metrics["rouge_lsum"] = {
-            k: float(np.mean([r[f"rouge_{k}"] for r in rows])) for k in ("precision", "recall", "f1")
-        }
-    snippets = [r.snippets for r in results if r.snippets is not None]
+    """The ``metrics`` section of ``summary.json`` over the pages that were scored: every figure
+    computed from the page rows by its registry definition (:func:`figure_for`; block figures
+    pool the counts of the pages that could be segmented). The snippet checks also report
+    trafilatura's pooled ``micro_f1`` and their page count, from the per-page snippet counts
+    (which the rows do not carry)."""
+    scored = [r for r in results if r.scored]
+    rows = pd.DataFrame([r.row for r in scored])
+    metrics: dict = {}
+    for group, names in METRICS.items():
+        for name in names:
+            figure = figure_for(group, name)
+            missing = [c for c in figure.columns if c.removeprefix(PRESENT) not in rows.columns]
+            if missing and (group, name) in OPTIONAL:
+                continue
+            frame = rows.reindex(columns=[*rows.columns, *dict.fromkeys(c.removeprefix(PRESENT) for c in missing)])
+            metrics.setdefault(group, {})[name] = point_value(figure, frame)
+    snippets = [r.snippets for r in scored if r.snippets is not None]
     if snippets:
-        metrics["snippets"] = snippet_summary(snippets)
+        summary = snippet_summary(snippets)
+        metrics.setdefault("snippets", {}).update(micro_f1=summary["micro_f1"], n_pages=summary["n_pages"])
     return metrics
 
 
