@@ -179,7 +179,7 @@ def test_every_protocol_switch_ends_in_results_or_one_line(extractor, fixtures, 
         assert outcomes[name].startswith("error: "), (name, outcomes[name])
     assert "trains on" in outcomes["dragnet_leaky_train_on"]
     # with training pages from any source, every extractor gives results
-    # (train_on with cv.folds: each fold trains on the mixture, boilerbench.experiments.runner.run_cv)
+    # (train_on with cv.folds: each fold trains on the mixture, boilerbench.experiments.protocols.CV)
     names = ("dragnet", "plaintext_from_dragnet", "plaintext_train_on", "plaintext_train_on_and_cv", "dragnet_cv2")
     for name in (*names, "wcxb_all_from_dragnet"):
         assert outcomes[name] == "results", (name, outcomes[name])

@@ -214,12 +214,10 @@ def kept(summary: dict, output_dir: str | Path) -> dict:
 
 
 def run(cfg: DictConfig, output_dir: str | Path) -> dict:
-    """Run one (extractor, dataset) job described by ``cfg``; write results into ``output_dir``:
-    build the extractor, dataset and protocol (:mod:`boilerbench.experiments.protocols`: in-domain,
-    cross-validation, cross-dataset, mixture, fallback), keep an earlier identical run
-    (:mod:`boilerbench.experiments.reuse`), plan the fits, fit and score each, write the results.
-    With ``save_model=PATH`` the fitted extractor is also written to one file
-    (:mod:`boilerbench.experiments.model_file`)."""
+    """Run one (extractor, dataset) job described by ``cfg`` into ``output_dir``: build the extractor,
+    dataset and protocol (:mod:`boilerbench.experiments.protocols`), keep an earlier identical run
+    (:mod:`boilerbench.experiments.reuse`), plan the fits, fit and score each (:func:`fit_and_score`;
+    ``save_model=PATH`` also writes the fitted extractor to one file), write the results."""
     started = time.perf_counter()
     start_job()
     set_cache_dir(cfg.paths.get("cache_dir"))
