@@ -9,7 +9,6 @@ ends the sweep with exit status 1 when any of its jobs exceeded the rate.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -17,6 +16,8 @@ from typing import Any
 
 from hydra.experimental.callback import Callback
 from omegaconf import DictConfig
+
+from boilerbench.experiments.results import RunFileError, read_summary
 
 #: Errors named in the message.
 SHOWN_ERRORS = 5
@@ -58,8 +59,8 @@ class ErrorRateGate(Callback):
             if path.stat().st_mtime < self.started:
                 continue  # a job of an earlier sweep into the same folder
             try:
-                summary = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                summary = read_summary(path)
+            except (OSError, ValueError, RunFileError):
                 continue
             message = gate_message(summary)
             if message:

@@ -6,16 +6,17 @@ started were rerun, and the others were reused."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from pathlib import Path
+
+from boilerbench.experiments.results import RunFileError, read_summary
 
 
 def finished(summary_file: Path) -> datetime | None:
     """When the run of ``summary_file`` finished (None when it does not say; UTC when it gives no offset)."""
     try:
-        stamp = datetime.fromisoformat(json.loads(summary_file.read_text(encoding="utf-8")).get("finished_at", ""))
-    except (OSError, ValueError, TypeError):
+        stamp = datetime.fromisoformat(read_summary(summary_file).get("finished_at", ""))
+    except (OSError, ValueError, TypeError, RunFileError):
         return None
     return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
 
