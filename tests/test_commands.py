@@ -17,7 +17,7 @@ import pytest
 from conftest import PROJECT, write_pairs
 
 from boilerbench import commands
-from boilerbench.commands.run import renamed_option
+from boilerbench.commands.run import option_error
 from boilerbench.reports.artefacts import ARTEFACTS, experiment_tags, experiments_to_run
 
 PAGES = {
@@ -76,10 +76,14 @@ def test_the_experiment_list_is_what_the_artefacts_need():
         (["-m", "extractor=choice(bte, html_to_text)"], "extractor=html_to_text was renamed"),
         (["extractor=inscriptis", "dataset.root=html_to_text"], None),
         (["extractor=html_text"], None),
+        (["extractor=nope", "dataset=cleaneval"], "extractor=nope: no such option (choose from all_text, "),
+        (["-m", "dataset=cleaneval,nope"], "dataset=nope: no such option"),
+        (["+headline=stack", "dataset@train_dataset=dragnet", "hydra/launcher=dask"], None),
+        (["-m", "protocol=choice(cv,nope)"], "protocol=nope: no such option"),
     ],
 )
-def test_renamed_options_are_found_in_overrides(overrides, message):
-    found = renamed_option(overrides)
+def test_renamed_and_unknown_options_are_found_in_overrides(overrides, message):
+    found = option_error(overrides)
     assert found == message if message is None else found.startswith(message)
 
 

@@ -20,7 +20,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.types import RunMode
 from omegaconf import DictConfig
 
-from boilerbench.conf import RENAMED, renamed_message
+from boilerbench.conf import option_message
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments import run
 from boilerbench.experiments.gate import gate_message
@@ -51,24 +51,27 @@ def app(cfg: DictConfig) -> float | None:
     return objective
 
 
-def renamed_option(overrides: Sequence[str]) -> str | None:
-    """The one-line error for the first override that names a renamed config option
-    (``extractor=html_to_text``, also in a sweep's list), else None: Hydra's own error would only
-    list the options."""
+def option_error(overrides: Sequence[str]) -> str | None:
+    """The one-line error for the first override that names a renamed or unknown option of a
+    config group (``extractor=html_to_text``, ``dataset=nope``, also in a sweep's list or
+    ``choice(...)``), else None."""
     for override in overrides:
         match = re.match(r"^[+~]*([\w@.]+)=(.*)$", override)
-        group = match.group(1).split("@")[0] if match else ""
-        for name in re.split(r"[,()\[\]\s]+", match.group(2)) if match and group in RENAMED else ():
-            message = renamed_message(group, name)
+        if not match:
+            continue
+        group = match.group(1).split("@")[0]
+        values = re.sub(r"\w+\(", "(", match.group(2))  # sweep functions: choice(a,b), glob(...)
+        for name in re.split(r"[,()\[\]\s]+", values):
+            message = option_message(group, name) if re.fullmatch(r"[\w.-]+", name) else None
             if message:
                 return message
     return None
 
 
 def start(argv: Sequence[str]) -> None:
-    """Check the overrides for renamed options (one line on stderr, exit status 2), then hand
-    them to Hydra, which reads them from ``sys.argv``."""
-    message = renamed_option(argv)
+    """Check the overrides for renamed or unknown options (one line on stderr, exit status 2),
+    then hand them to Hydra, which reads them from ``sys.argv``."""
+    message = option_error(argv)
     if message:
         print(f"error: {message}", file=sys.stderr)
         sys.exit(2)
