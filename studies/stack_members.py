@@ -28,7 +28,7 @@ from omegaconf import OmegaConf
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
 from boilerbench.experiments.runner import build, mixture_split
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 from boilerbench.extractors.stack import Stack
 from boilerbench.extractors.stack.features import VOTE_FEATURES, crf_vocabulary, feature_names
 from boilerbench.extractors.stack.model import split_pages

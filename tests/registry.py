@@ -8,7 +8,7 @@ import pytest
 
 from boilerbench.errors import MissingDependencyError
 from boilerbench.experiments import runner
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 
 PROJECT = Path(__file__).resolve().parents[1]
 CONF = CONF_DIR

@@ -16,7 +16,7 @@ from hydra import compose, initialize_config_dir
 from lxml import html as lxml_html
 
 from boilerbench.experiments import run
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 from boilerbench.render import FLAGS
 from boilerbench.reports.compare import compare_runs
 from boilerbench.reports.runfiles import Run

@@ -26,7 +26,7 @@ from test_new_datasets import _dragnet, _wcxb
 
 from boilerbench.errors import BoilerbenchError, MissingDependencyError
 from boilerbench.experiments import run, runner
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 
 PAGES = {
     "p1": ("<body><div><a>Home</a> <a>News</a></div><p>First story text is here today.</p></body>", "First story"),

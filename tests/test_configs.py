@@ -14,7 +14,7 @@ from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 from boilerbench.errors import MissingDependencyError
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 
 CONF = CONF_DIR
 

@@ -10,7 +10,7 @@ from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.extractors import ensembles, members
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.ensembles import MajorityVote, WeightedVote
 
 TITLE = "Harbour festival returns"
@@ -28,7 +28,7 @@ MEMBER_TEXTS = {
 }
 
 
-class Fixed(HeuristicExtractor):
+class Fixed(BaseExtractor):
     def __init__(self, text: str | None) -> None:
         self.text = text
 

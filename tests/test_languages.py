@@ -16,7 +16,7 @@ from boilerbench.datasets.base import Split
 from boilerbench.datasets.mixture import mixture
 from boilerbench.datasets.page import Page
 from boilerbench.experiments import run
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from boilerbench.reports.__main__ import build_all

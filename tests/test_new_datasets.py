@@ -27,7 +27,7 @@ from boilerbench.datasets.wcxb import WCXB, make_splits
 from boilerbench.errors import ConfigError, DatasetIntegrityError
 from boilerbench.evaluation.snippets import snippet_counts, snippet_summary
 from boilerbench.experiments import run
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 
 
 def _gz(path: Path, text: str | bytes) -> None:

@@ -11,7 +11,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from boilerbench.experiments import run
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 from boilerbench.reports.__main__ import main
 from boilerbench.reports.regeneration import regeneration_note, rerun_and_reused
 

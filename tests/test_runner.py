@@ -21,7 +21,7 @@ from boilerbench.datasets.base import Dataset
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import summary_value
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.configs import CONF_DIR
 
 ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(40)) + "</p>"
 PAGES = {

@@ -31,14 +31,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.cleaneval2007.lines import block_lines, line_texts
-from boilerbench.extractors.persistence import require_fitted
 from boilerbench.tokenizer import normalise_tokens
 
 _COPYRIGHT = re.compile(r"(?i)©|\(c\)\s*\d{4}|copyright|all rights reserved")
@@ -92,8 +92,11 @@ class TrigramLM:
         return total
 
 
-class StupidOS(Estimator):
+class StupidOS(BaseExtractor):
     """StupidOS: regex cleaning, then a clean-vs-boilerplate trigram likelihood ratio per line."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True)
 
     def __init__(
         self,

@@ -1,9 +1,11 @@
 """Extractors from their config names: compose ``conf/extractor/<name>.yaml`` as the command line
 does (defaults lists and overrides applied) and instantiate it.
 
-The runner, the tests, the benchmarks, ``boilerbench extract`` and the ensembles (whose members
-are config names) all build extractors this way, so a member behaves exactly as the same
-extractor run alone.
+The runner, the tests, the benchmarks and ``boilerbench extract`` build extractors this way. It
+lives outside :mod:`boilerbench.extractors`, which never reads ``conf/``: an ensemble's or a
+stack's members are nested configs in its own (``conf/extractor/members/<name>.yaml`` puts
+``conf/extractor/<name>.yaml`` under ``members.<name>``), instantiated by Hydra with it, so a
+member behaves exactly as the same extractor run alone.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from hydra.errors import InstantiationException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from boilerbench.errors import BoilerbenchError, check_choice
+from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
+from boilerbench.extractors.members import MEMBERS_FORM
 
 #: The project's Hydra config folder.
-CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+CONF_DIR = Path(__file__).resolve().parent / "conf"
 
 
 def extractor_names() -> list[str]:
@@ -39,13 +42,15 @@ def build(node: DictConfig | dict):
 
 
 def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]:
-    """The resolved config of extractor ``name`` with ``overrides`` (``"k=v"`` on its keys). Works
-    inside a Hydra run (the app's config search path) and outside one."""
+    """The resolved config of extractor ``name`` with ``overrides`` (``"k=v"`` on its keys, or
+    ``"extractor/members=[a,b]"``: the members). Works inside a Hydra run (the app's config search
+    path) and outside one."""
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
 
     check_choice("extractor", name, extractor_names())
-    arguments = [f"extractor={name}", *(f"extractor.{o}" for o in overrides)]
+    check_overrides([f"extractor.{o}" for o in overrides])
+    arguments = [f"extractor={name}", *(o if o.startswith("extractor/") else f"extractor.{o}" for o in overrides)]
     if GlobalHydra.instance().is_initialized():
         cfg = compose("config", overrides=arguments)
     else:
@@ -54,6 +59,14 @@ def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     assert isinstance(config, dict)
     return {str(k): v for k, v in config.items()}
+
+
+def check_overrides(overrides: Sequence[str]) -> None:
+    """Raise ConfigError naming the new form for the older override of an ensemble's members by
+    name (``extractor.members=[a,b]``), which Hydra cannot merge into nested member configs."""
+    for override in overrides:
+        if override.startswith("extractor.members="):
+            raise ConfigError(f"{override}: {MEMBERS_FORM}")
 
 
 def make_extractor(name: str, overrides: Sequence[str] = ()):
