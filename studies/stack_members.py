@@ -27,8 +27,8 @@ from omegaconf import OmegaConf
 
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
-from boilerbench.experiments.runner import build, mixture_split
 from boilerbench.configs import CONF_DIR
+from boilerbench.experiments.runner import build, mixture_split
 from boilerbench.extractors.stack import Stack
 from boilerbench.extractors.stack.features import VOTE_FEATURES, crf_vocabulary, feature_names
 from boilerbench.extractors.stack.model import split_pages
@@ -65,11 +65,19 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     set_cache_dir(args.cache_dir)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose("config", overrides=["+headline=stack", "dataset=wcxb", "paths.root_dir=."])
+        cfg = compose(
+            "config",
+            overrides=[
+                "+headline=stack",
+                "dataset=wcxb",
+                "paths.root_dir=.",
+                f"extractor/members=[{','.join(MEMBERS)}]",
+            ],
+        )
     split, _, _ = mixture_split(cfg, build(cfg.dataset).load(), [str(e) for e in cfg.train_on])
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     assert isinstance(config, dict)
-    stack: Stack = build({**config, "members": list(MEMBERS), "second_stage": False, "decoding": "threshold"})
+    stack: Stack = build({**config, "second_stage": False, "decoding": "threshold"})
     start = time.perf_counter()
     stack.vocabulary_ = crf_vocabulary(split.train)
     X, y, w, _ = stack._dataset(split.train)

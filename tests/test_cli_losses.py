@@ -19,10 +19,10 @@ from registry import PROJECT
 from test_cli import ARTICLE, page, warc_record
 
 from boilerbench import cli, commands
+from boilerbench.configs import extractor_config, make_extractor
 from boilerbench.datasets.page import Page
 from boilerbench.experiments.model_file import FORMAT, save_model_file
 from boilerbench.extractors.base import BaseExtractor, Extraction
-from boilerbench.configs import extractor_config, make_extractor
 
 
 def run(args, capsys):

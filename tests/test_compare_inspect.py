@@ -15,8 +15,8 @@ from conftest import PROJECT, write_pairs
 from hydra import compose, initialize_config_dir
 from lxml import html as lxml_html
 
-from boilerbench.experiments import run
 from boilerbench.configs import CONF_DIR
+from boilerbench.experiments import run
 from boilerbench.render import FLAGS
 from boilerbench.reports.compare import compare_runs
 from boilerbench.reports.runfiles import Run

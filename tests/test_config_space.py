@@ -24,9 +24,9 @@ from hydra import compose, initialize_config_dir
 from registry import EXTRACTOR_NAMES, QUICK_FIT
 from test_new_datasets import _dragnet, _wcxb
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.errors import BoilerbenchError, MissingDependencyError
 from boilerbench.experiments import run, runner
-from boilerbench.configs import CONF_DIR
 
 PAGES = {
     "p1": ("<body><div><a>Home</a> <a>News</a></div><p>First story text is here today.</p></body>", "First story"),

@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.datasets.base import Split
 from boilerbench.datasets.mixture import mixture
 from boilerbench.datasets.page import Page
 from boilerbench.experiments import run
-from boilerbench.configs import CONF_DIR
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from boilerbench.reports.__main__ import build_all
@@ -53,7 +53,7 @@ def test_justext_without_a_stoplist_for_the_language_is_an_error_and_a_missing_v
         JusText().extract(page)
     # jusText's language-independent mode still answers
     assert CHINESE in JusText(stoplist="none").extract(page).text
-    (member,) = build_members(["justext"])
+    (member,) = build_members({"justext": JusText()})
     assert member.labels(page).tolist() == [FAILED] * len(page.blocks)
 
 

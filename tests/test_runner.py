@@ -17,11 +17,11 @@ from hydra import compose, initialize_config_dir
 from memorising import Memorising
 
 from boilerbench.cache import code_version
+from boilerbench.configs import CONF_DIR
 from boilerbench.datasets.base import Dataset
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import summary_value
-from boilerbench.configs import CONF_DIR
 
 ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(40)) + "</p>"
 PAGES = {

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from conftest import PROJECT
 
+from boilerbench.configs import build, extractor_config
 from boilerbench.experiments import model_file
 from boilerbench.experiments.model_cache import extractor_version
 from boilerbench.experiments.model_file import ModelFileError, load_model_file, save_model_file
-from boilerbench.configs import build, extractor_config
 from boilerbench.extractors.persistence import regular_file
 
 

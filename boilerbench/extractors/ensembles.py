@@ -49,10 +49,9 @@ class MajorityVote(_Votes):
     """Keep a block when at least ``k`` members keep it (``k=None``: more than half of them)."""
 
     def __init__(self, members: Mapping[str, BaseExtractor] | None = None, k: int | None = None) -> None:
-        n = len(check_members(members))
-        if k is not None and not 1 <= k <= n:
-            raise ConfigError(f"extractor.k={k} must be between 1 and the number of members ({n})")
-        self.members = members
+        self.members = check_members(members)  # the same mapping, checked
+        if k is not None and not 1 <= k <= len(self.members):
+            raise ConfigError(f"extractor.k={k} must be between 1 and the number of members ({len(self.members)})")
         self.k = k
 
     def extract(self, page: Page) -> Extraction:
@@ -68,10 +67,9 @@ class WeightedVote(_Votes):
     WEIGHTS_FILE = "weighted_vote.json"
 
     def __init__(self, members: Mapping[str, BaseExtractor] | None = None, threshold: float = 0.5) -> None:
-        check_members(members)
         if not 0.0 < threshold <= 1.0:
             raise ConfigError(f"extractor.threshold={threshold} must be in (0, 1]")
-        self.members = members
+        self.members = check_members(members)  # the same mapping, checked
         self.threshold = threshold
 
     def __boilerbench_tags__(self) -> Tags:
@@ -100,7 +98,7 @@ class WeightedVote(_Votes):
         return Extraction.from_labels(page, (share >= self.threshold - 1e-12).astype(np.int8))
 
     def save(self, directory: str | os.PathLike[str]) -> None:
-        state = {"params": self.get_params(), "weights": self.weights_.tolist()}
+        state = {"params": self.saved_params(), "weights": self.weights_.tolist()}
         atomic_write_text(Path(directory) / self.WEIGHTS_FILE, json.dumps(state, indent=1))
 
     def load(self, directory: str | os.PathLike[str]) -> WeightedVote:

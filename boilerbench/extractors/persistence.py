@@ -34,7 +34,7 @@ def save_torch_model(
     buf = io.BytesIO()
     torch.save(dict(weights), buf)
     atomic_write_bytes(directory / f"{name}.pt", buf.getvalue())
-    atomic_write_text(directory / f"{name}.json", json.dumps({"params": estimator.get_params(), **state}, indent=1))
+    atomic_write_text(directory / f"{name}.json", json.dumps({"params": estimator.saved_params(), **state}, indent=1))
 
 
 #: The largest model file read (the torch models here are a few MB).

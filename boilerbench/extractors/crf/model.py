@@ -101,12 +101,12 @@ class CRF(BaseExtractor):
     def save(self, directory: str | os.PathLike[str]) -> None:
         directory = Path(directory)
         atomic_write_bytes(directory / MODEL_FILE, self.model_)
-        atomic_write_text(directory / CONFIG_FILE, json.dumps({"labels": LABELS, **self.get_params()}, indent=2))
+        atomic_write_text(directory / CONFIG_FILE, json.dumps({"labels": LABELS, **self.saved_params()}, indent=2))
 
     def load(self, directory: str | os.PathLike[str]) -> CRF:
         directory = Path(directory)
         saved = json.loads((directory / CONFIG_FILE).read_text())
-        self.check_saved_params({k: saved.get(k) for k in self.get_params()}, directory)
+        self.check_saved_params({k: saved.get(k) for k in self.saved_params()}, directory)
         self.model_ = (directory / MODEL_FILE).read_bytes()
         self._open()
         return self

@@ -189,7 +189,7 @@ class LMEmbedding(BaseExtractor):
     # -- persistence --------------------------------------------------------------------------
     def save(self, directory: str | os.PathLike[str]) -> None:
         state = {
-            "params": self.get_params(),
+            "params": self.saved_params(),
             "tags": list(self.tags_),
             "mean": self.mean_.tolist(),
             "scale": self.scale_.tolist(),

@@ -508,7 +508,7 @@ class Stack(WithMembers, BaseExtractor):
             else:
                 atomic_write_bytes(path, pickle.dumps(model))
         state = {
-            "params": self.get_params(),
+            "params": self.saved_params(),
             "vocabulary": self.vocabulary_,
             "transitions": self.transitions_.tolist(),
             "gate": self.gate_.to_json() if self.gate_ is not None else None,
