@@ -34,7 +34,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -186,7 +186,7 @@ class BaseExtractor:
 
     def saved_params(self) -> dict:
         """The hyperparameters as a fitted model's files record them (JSON; a member extractor by its name)."""
-        return json.loads(json.dumps({k: _saved(v) for k, v in self.get_params().items()}))
+        return json.loads(json.dumps({k: _saved(v) for k, v in self.get_params().items()}, default=_plain))
 
     def check_saved_params(self, saved: dict, directory: str | os.PathLike[str]) -> None:
         """Refuse to load a model saved with other hyperparameters (compared as JSON, so a
@@ -204,16 +204,25 @@ class BaseExtractor:
 
 def _saved(value: object) -> object:
     """A hyperparameter as saved: a mapping of member extractors by its names, others as they are."""
-    if isinstance(value, dict) and value and all(isinstance(v, BaseExtractor) for v in value.values()):
+    if isinstance(value, Mapping) and value and all(isinstance(v, BaseExtractor) for v in value.values()):
         return list(value)
     return value
+
+
+def _plain(value: object) -> object:
+    """A mapping or sequence that JSON does not know (Hydra's DictConfig, ListConfig) as a dict or list."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, Sequence) and not isinstance(value, str):
+        return list(value)
+    raise TypeError(f"hyperparameter {value!r} cannot be saved as JSON")
 
 
 def clone(value: object) -> object:
     """A new unfitted extractor with the same parameters (member extractors cloned too; scikit-learn's ``clone``)."""
     if isinstance(value, BaseExtractor):
         return type(value)(**{k: clone(v) for k, v in value.get_params().items()})
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {k: clone(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return type(value)(clone(v) for v in value)
@@ -224,6 +233,27 @@ def tags(extractor: object) -> Tags:
     """The extractor's :class:`Tags` (:data:`FOREIGN_TAGS` for one that does not declare them)."""
     declared = getattr(extractor, "__boilerbench_tags__", None)
     return declared() if callable(declared) else FOREIGN_TAGS
+
+
+#: The methods each capability tag promises.
+TAG_HOOKS: dict[str, tuple[str, ...]] = {
+    "persistent": ("save", "load"),
+    "prepares": ("prepare",),
+    "has_members": ("built_members", "dependency_versions"),
+    "has_feature_names": ("feature_names",),
+}
+
+
+def missing_hooks(extractor: object) -> list[str]:
+    """The methods (``tag: method``) that the extractor's tags promise and it does not have."""
+    declared = tags(extractor)
+    return [
+        f"{tag}: {method}()"
+        for tag, methods in TAG_HOOKS.items()
+        if getattr(declared, tag)
+        for method in methods
+        if not callable(getattr(extractor, method, None))
+    ]
 
 
 def run_info(extractor: object) -> dict:

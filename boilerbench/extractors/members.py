@@ -89,10 +89,10 @@ def describe(extractor: BaseExtractor) -> dict:
 def check_members(members: object) -> Mapping[str, BaseExtractor]:
     """``members``, after checking that it maps names to at least one extractor that learns nothing
     (ConfigError otherwise)."""
-    if not isinstance(members, Mapping) or any(isinstance(m, str) for m in members.values()):
-        raise ConfigError(MEMBERS_FORM)
     if not members:
         raise ConfigError("an ensemble needs at least one member: select them with extractor/members=[...]")
+    if not isinstance(members, Mapping) or any(isinstance(m, str) for m in members.values()):
+        raise ConfigError(MEMBERS_FORM)
     for name, extractor in members.items():
         if not isinstance(extractor, BaseExtractor):
             raise ConfigError(f"member {name!r} is {extractor!r}, not an extractor; {MEMBERS_FORM}")

@@ -105,9 +105,9 @@ class StupidOS(BaseExtractor):
         max_pipes: int = 2,
         min_count: int = 2,
     ) -> None:
-        lambdas = tuple(float(x) for x in lambdas)
-        if len(lambdas) != 4 or min(lambdas) < 0 or lambdas[3] <= 0 or abs(sum(lambdas) - 1) > 1e-6:
-            raise ConfigError(f"lambdas must be 4 non-negative weights summing to 1, the last > 0, got {lambdas}")
+        weights = tuple(float(x) for x in lambdas)
+        if len(weights) != 4 or min(weights) < 0 or weights[3] <= 0 or abs(sum(weights) - 1) > 1e-6:
+            raise ConfigError(f"lambdas must be 4 non-negative weights summing to 1, the last > 0, got {weights}")
         if max_pipes < 1 or min_count < 1:
             raise ConfigError(f"need max_pipes >= 1 and min_count >= 1, got {max_pipes}, {min_count}")
         self.lambdas = lambdas

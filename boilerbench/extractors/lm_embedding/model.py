@@ -181,6 +181,7 @@ class LMEmbedding(BaseExtractor):
         return 1.0 / (1.0 + np.exp(-z))
 
     def extract(self, page: Page) -> Extraction:
+        require_fitted(self, "coef_")
         if len(page.blocks) == 0:
             return Extraction.from_labels(page, np.zeros(0, np.int8))
         probability = self.predict_proba_matrix(self.features(page))
