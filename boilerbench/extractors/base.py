@@ -36,7 +36,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, cast, runtime_checkable
 
 import numpy as np
 
@@ -128,6 +128,8 @@ class Tags:
     max_html_chars: int | None = None
 
 
+T = TypeVar("T")
+
 #: The tags of an object that follows :class:`Extractor` without :class:`BaseExtractor`: it is
 #: assumed to learn (the safe side: the runner gives it training pages, no ensemble takes it).
 FOREIGN_TAGS = Tags(learns=True)
@@ -218,14 +220,14 @@ def _plain(value: object) -> object:
     raise TypeError(f"hyperparameter {value!r} cannot be saved as JSON")
 
 
-def clone(value: object) -> object:
+def clone(value: T) -> T:
     """A new unfitted extractor with the same parameters (member extractors cloned too; scikit-learn's ``clone``)."""
     if isinstance(value, BaseExtractor):
-        return type(value)(**{k: clone(v) for k, v in value.get_params().items()})
+        return cast(T, type(value)(**{k: clone(v) for k, v in value.get_params().items()}))
     if isinstance(value, Mapping):
-        return {k: clone(v) for k, v in value.items()}
+        return cast(T, {k: clone(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
-        return type(value)(clone(v) for v in value)
+        return cast(T, type(value)(clone(v) for v in value))
     return value
 
 
