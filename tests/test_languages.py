@@ -17,6 +17,7 @@ from boilerbench.datasets.base import Split
 from boilerbench.datasets.mixture import mixture
 from boilerbench.datasets.page import Page
 from boilerbench.experiments import run
+from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from boilerbench.reports.__main__ import build_all
@@ -169,20 +170,13 @@ def test_page_language_of_an_unlabelled_page_comes_from_its_gold_text():
     assert np.asarray(page.blocks.word_counts).sum() > 0
 
 
-class _Fixed:
+class _Fixed(BaseExtractor):
     """An extractor that returns a fixed text (what the scorer does with it is under test)."""
-
-    learns = False
 
     def __init__(self, text: str) -> None:
         self.text = text
 
-    def fit(self, train, validation=None):
-        return self
-
     def extract(self, page):
-        from boilerbench.extractors.base import Extraction
-
         return Extraction(self.text)
 
 
