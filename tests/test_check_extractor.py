@@ -4,11 +4,15 @@ train on tiny settings (:data:`TINY`), so the checks judge the contract, not the
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from registry import EXTRACTOR_NAMES, QUICK_FIT
 
+from boilerbench.datasets.page import Page
 from boilerbench.errors import MissingDependencyError
 from boilerbench.experiments import runner
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, clone
 from boilerbench.extractors.checks import check_extractor
 
 #: Settings that make the learned extractors fit in a second or so (each is fitted twice).
@@ -32,3 +36,60 @@ def test_every_extractor_keeps_the_contract(name, tmp_path):
     except MissingDependencyError as err:
         pytest.skip(f"{name}: {err}")
     check_extractor(extractor, tmp_path)
+
+
+class _Converts(BaseExtractor):
+    """Stores its argument converted: get_params no longer gives what the config said."""
+
+    def __init__(self, weights: list[float] | tuple[float, ...] = (0.5, 0.5)) -> None:
+        self.weights = tuple(weights)
+
+    def extract(self, page: Page) -> Extraction:
+        return Extraction(page.blocks.join())
+
+
+class _ClaimsPersistence(_Converts):
+    def __init__(self, weights: list[float] | tuple[float, ...] = (0.5, 0.5)) -> None:
+        self.weights = weights
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True)
+
+
+class _LearnsSilently(_ClaimsPersistence):
+    """Learns, but extracting before fit fails with an AttributeError instead of NotFittedError."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), persistent=False)
+
+    def fit(self, train, validation=None):
+        self.kept_ = "x"
+        return self
+
+    def extract(self, page: Page) -> Extraction:
+        return Extraction(self.kept_)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("extractor", "broken"),
+    [
+        (_Converts(), "check constructor: the constructor stores weights"),
+        (_ClaimsPersistence(), r"check tags: .*persistent: save\(\)"),
+        (_LearnsSilently(), "check unfitted: extract before fit raised AttributeError"),
+    ],
+)
+def test_the_checks_catch_a_broken_contract(extractor, broken):
+    with pytest.raises(AssertionError, match=broken):
+        check_extractor(extractor)
+
+
+def test_set_params_validates_as_the_constructor_and_clone_is_unfitted():
+    from boilerbench.errors import ConfigError
+    from boilerbench.extractors.numwords_rules import NumWordsRules
+
+    rules = NumWordsRules()
+    with pytest.raises(ConfigError, match="max_link_density"):
+        rules.set_params(max_link_density=2.0)
+    assert rules.set_params(max_link_density=0.5).get_params() == {"max_link_density": 0.5}
+    fitted = _LearnsSilently().fit([])
+    assert "kept_" not in vars(clone(fitted)) and clone(fitted).get_params() == fitted.get_params()

@@ -104,7 +104,8 @@ def check_tags(extractor: BaseExtractor) -> Tags:
 def check_constructor_stores_params(extractor: BaseExtractor) -> None:
     """A new instance from ``get_params`` holds each argument as given, and no public attribute
     besides them (no fitted state, nothing computed)."""
-    params = extractor.get_params()
+    # new lists for sequences: a constructor that converts (a tuple of them, floats) stores another object
+    params = {k: list(v) if isinstance(v, (list, tuple)) else v for k, v in extractor.get_params().items()}
     fresh = type(extractor)(**params)
     for name, value in params.items():
         assert vars(fresh)[name] is value, f"the constructor stores {name} as {vars(fresh)[name]!r}, not as given"

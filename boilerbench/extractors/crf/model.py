@@ -53,7 +53,7 @@ class CRF(BaseExtractor):
         self.c2 = c2
         self.max_iterations = max_iterations
         self.feature_set = feature_set
-        self.exclude = tuple(exclude)
+        self.exclude = exclude
 
     def _excluded(self) -> frozenset[str]:
         return frozenset(FEATURE_SETS[self.feature_set]) | frozenset(self.exclude)

@@ -108,7 +108,6 @@ class Web2Text(BaseExtractor):
         validation_share: float = 0.1,
         seed: int = 0,
     ) -> None:
-        channels, widths = tuple(channels), tuple(widths)
         if len(widths) != len(channels) + 1 or any(w < 1 or w % 2 == 0 for w in widths):
             raise ConfigError(f"extractor.widths must be {len(channels) + 1} odd widths (one per layer), got {widths}")
         if min(batch_size, window, max_steps, eval_every, patience) < 1 or lambda_pairwise < 0:
