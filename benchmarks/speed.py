@@ -263,7 +263,7 @@ def main(argv: list[str]) -> int:
         except MissingDependencyError as err:
             print(f"  {name}: skipped ({err})")
             continue
-        if getattr(extractor, "learns", True):
+        if contract.tags(extractor).learns:
             fit_s = timed(lambda e=extractor: e.fit(split.train, split.validation))[1]
             done = getattr(extractor, "fit_summary", lambda: "")()
             print(
