@@ -49,7 +49,9 @@ def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]
     from hydra.core.global_hydra import GlobalHydra
 
     check_choice("extractor", name, extractor_names())
-    check_overrides([f"extractor.{o}" for o in overrides])
+    message = members_override([f"extractor.{o}" for o in overrides])
+    if message:
+        raise ConfigError(message)
     arguments = [f"extractor={name}", *(o if o.startswith("extractor/") else f"extractor.{o}" for o in overrides)]
     if GlobalHydra.instance().is_initialized():
         cfg = compose("config", overrides=arguments)
@@ -61,12 +63,14 @@ def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]
     return {str(k): v for k, v in config.items()}
 
 
-def check_overrides(overrides: Sequence[str]) -> None:
-    """Raise ConfigError naming the new form for the older override of an ensemble's members by
-    name (``extractor.members=[a,b]``), which Hydra cannot merge into nested member configs."""
+def members_override(overrides: Sequence[str]) -> str | None:
+    """The one-line error for the older override of an ensemble's members by name
+    (``extractor.members=[a,b]``, which Hydra cannot merge into nested member configs), naming
+    the new form; None when no override is one."""
     for override in overrides:
         if override.startswith("extractor.members="):
-            raise ConfigError(f"{override}: {MEMBERS_FORM}")
+            return f"{override}: {MEMBERS_FORM}"
+    return None
 
 
 def make_extractor(name: str, overrides: Sequence[str] = ()):

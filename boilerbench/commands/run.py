@@ -21,6 +21,7 @@ from hydra.types import RunMode
 from omegaconf import DictConfig
 
 from boilerbench.conf import RENAMED, renamed_message
+from boilerbench.configs import members_override
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments import run
 from boilerbench.experiments.gate import gate_message
@@ -66,9 +67,9 @@ def renamed_option(overrides: Sequence[str]) -> str | None:
 
 
 def start(argv: Sequence[str]) -> None:
-    """Check the overrides for renamed options (one line on stderr, exit status 2), then hand
-    them to Hydra, which reads them from ``sys.argv``."""
-    message = renamed_option(argv)
+    """Check the overrides for renamed options and the older form of an ensemble's members (one
+    line on stderr, exit status 2), then hand them to Hydra, which reads them from ``sys.argv``."""
+    message = renamed_option(argv) or members_override(argv)
     if message:
         print(f"error: {message}", file=sys.stderr)
         sys.exit(2)
