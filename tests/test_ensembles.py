@@ -3,8 +3,12 @@ return fixed texts, which the aligner maps onto the blocks)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
+from conftest import PROJECT
 
 from boilerbench.cache import set_cache_dir
 from boilerbench.configs import extractor_config, make_extractor
@@ -132,3 +136,14 @@ def test_members_are_nested_configs_selected_on_the_command_line():
     assert [m.name for m in vote.built_members()] == ["bte", "cetd"]
     with pytest.raises(ConfigError, match=r"extractor/members=\["):
         extractor_config("majority_vote", ["members=[bte,cetd]"])
+
+
+def test_run_py_names_the_new_members_form_in_one_line():
+    done = subprocess.run(
+        [sys.executable, "run.py", "extractor=stack", "extractor.members=[resiliparse]"],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "extractor/members=[" in done.stderr
