@@ -27,9 +27,9 @@ from pathlib import Path
 import pandas as pd
 from omegaconf import OmegaConf
 
+from boilerbench.configs import CONF_DIR, build, extractor_config, extractor_names
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments.model_cache import extractor_version
-from boilerbench.configs import CONF_DIR, build, extractor_config, extractor_names
 
 #: The reason of a row whose run did not record its code version.
 UNRECORDED = "no code version recorded"
