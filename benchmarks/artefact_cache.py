@@ -22,6 +22,7 @@ import torch
 from benchmarks.common import record, run_main, timed
 from benchmarks.dataset_speed import load
 from boilerbench.cache import set_cache_dir
+from boilerbench.configs import make_extractor
 from boilerbench.datasets.page import Page
 from boilerbench.extractors.crf.features import page_features as crf_page_features
 from boilerbench.extractors.members import build_members
@@ -40,7 +41,7 @@ def gold_labels(page: Page) -> object:
 
 def families(lm: bool) -> dict[str, Callable[[Page], object]]:
     """Name -> the cached computation of that family for one page."""
-    (member,) = build_members(["trafilatura"])
+    (member,) = build_members({"trafilatura": make_extractor("trafilatura")})
     steps: dict[str, Callable[[Page], object]] = {
         "gold labels": gold_labels,
         "Web2Text features": lambda p: web2text_page_features(p.blocks, p.html),

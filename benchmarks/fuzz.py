@@ -239,7 +239,7 @@ def training() -> tuple[list[Page], list[Page]]:
 
 def fitted(name: str, quick: tuple[str, ...] = ()) -> object:
     """The extractor of config ``name``, fitted on :func:`training` when it learns."""
-    from boilerbench.extractors.compose import make_extractor
+    from boilerbench.configs import make_extractor
 
     extractor = make_extractor(name, quick)
     train, validation = training()
@@ -318,7 +318,7 @@ def fuzz_extractor(name: str, extractor: object, pages: list[bytes], save_to: Pa
 
 
 def main(argv: list[str] | None = None) -> int:
-    from boilerbench.extractors.compose import extractor_names
+    from boilerbench.configs import extractor_names
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=10_000, help="generated pages per extractor")

@@ -120,7 +120,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     sys.path.insert(0, str(PROJECT))
     from benchmarks.common import record
-    from boilerbench.extractors.compose import extractor_names
+    from boilerbench.configs import extractor_names
 
     text = page(args.mb)
     args.page.write_text(text, encoding="utf-8")

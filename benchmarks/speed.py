@@ -50,6 +50,7 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, MissingDependencyError, check_choice
 from boilerbench.experiments.model_file import load_model_file
 from boilerbench.experiments.runner import build, make_extractor
+from boilerbench.extractors import base as contract
 
 PROJECT = Path(__file__).resolve().parents[1]
 CONF = PROJECT / "boilerbench" / "conf"
@@ -111,7 +112,7 @@ def stage_table(name: str, extractor, infos: list[dict], n_pages: int) -> None:
         ms = float(np.mean([i[stage] for i in infos]))
         print(f"    {stage[:-3]:<28} {ms:8.2f}  {ms / total:6.1%}")
         if stage == "members_ms":
-            for member in extractor.built_members():
+            for member in contract.members(extractor):
                 share = 1000 * member.seconds / n_pages
                 print(f"      member {member.name:<19} {share:8.2f}  {share / total:6.1%}")
 
@@ -139,7 +140,7 @@ def time_extractors(extractors: dict, pages: Sequence[Page], repeats: int) -> di
         ms = {name: np.empty(len(pages)) for name in extractors}
         infos = {name: [] for name in extractors}
         for extractor in extractors.values():
-            for member in getattr(extractor, "built_members", list)():
+            for member in contract.members(extractor):
                 member.seconds = 0.0
         for k, page in enumerate(pages):
             for name, extractor in extractors.items():
@@ -150,7 +151,7 @@ def time_extractors(extractors: dict, pages: Sequence[Page], repeats: int) -> di
         for name in extractors:
             rounds[name].append(ms[name])
     for name, extractor in extractors.items():
-        if hasattr(extractor, "built_members"):
+        if contract.tags(extractor).has_members:
             stage_table(name, extractor, [i for i in infos[name] if "members_ms" in i], len(pages))
     return rounds
 
@@ -262,7 +263,7 @@ def main(argv: list[str]) -> int:
         except MissingDependencyError as err:
             print(f"  {name}: skipped ({err})")
             continue
-        if getattr(extractor, "learns", True):
+        if contract.tags(extractor).learns:
             fit_s = timed(lambda e=extractor: e.fit(split.train, split.validation))[1]
             done = getattr(extractor, "fit_summary", lambda: "")()
             print(
@@ -281,8 +282,8 @@ def main(argv: list[str]) -> int:
             ratios = [ms.mean() / ref.mean() for ms, ref in zip(runs, reference, strict=True)]
             print(f"  {'':<34} time / trafilatura's: {spread(ratios)}")
             record(f"{name}_vs_trafilatura", float(np.median(ratios)))
-        if hasattr(extractors[name], "encoder_"):
-            embedding_cost(name, extractors[name].encoder_, blocks)  # type: ignore[attr-defined]
+        if hasattr(extractors[name], "encoder"):
+            embedding_cost(name, extractors[name].encoder, blocks)  # type: ignore[attr-defined]
     if args.trees:
         for path in args.model:
             compare_trees(Path(path).name, extractors[Path(path).name], pages)

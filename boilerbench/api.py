@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 import threading
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
 from boilerbench.errors import BoilerbenchError, check_choice
+from boilerbench.extractors.base import members, tags
 from boilerbench.tokenizer import detect_tokenizer
 
 log = logging.getLogger(__name__)
@@ -99,9 +101,7 @@ os.register_at_fork(after_in_child=_renew_lock)
 def _prepared(model: Model) -> Model:
     """Build what an extractor builds lazily (an ensemble's members) now, under the load lock,
     so that concurrent first calls never build it twice."""
-    built_members = getattr(model.extractor, "built_members", None)
-    if callable(built_members):
-        built_members()
+    members(model.extractor)
     return model
 
 
@@ -137,13 +137,13 @@ def load_model(path: str | os.PathLike[str] | None = None) -> Model:
 def load_extractor(name: str, options: tuple[str, ...] = (), allow_learned: bool = False) -> Model:
     """The extractor ``conf/extractor/<name>.yaml`` with ``options`` (``"key=value"``), built once
     and reused. A learned extractor needs its training: it is refused unless ``allow_learned``."""
-    from boilerbench.extractors.compose import make_extractor
+    from boilerbench.configs import make_extractor
 
     key = ("extractor", name, tuple(options))
     with _lock:
         if key not in _loaded:
             extractor = make_extractor(name, list(options))
-            if getattr(extractor, "learns", True) and not allow_learned:
+            if tags(extractor).learns and not allow_learned:
                 raise BoilerbenchError(
                     f"extractor {name!r} learns from training pages: train it and save it with "
                     f"'python run.py extractor={name} ... save_model=PATH', then use that model file"
@@ -169,12 +169,7 @@ def as_text(html: str | bytes, charset: str | None = None) -> str:
 
 def _size_warning(extractor: Any, page: Page, text: str) -> str | None:
     """Members of an ensemble that refuse ``page`` as too large: an error when the result is empty."""
-    built_members = getattr(extractor, "built_members", None)
-    if not callable(built_members):
-        return None
-    refusing = [
-        m.name for m in built_members() if len(page.html) > getattr(m.extractor, "max_html_chars", len(page.html))
-    ]
+    refusing = [m.name for m in members(extractor) if len(page.html) > (tags(m.extractor).max_html_chars or math.inf)]
     if not refusing:
         return None
     return f"{len(page.html):,} characters is over the size limit of members {', '.join(refusing)}" + (

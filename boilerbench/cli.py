@@ -301,7 +301,7 @@ def load_extractor(extractor: str | None, model: str | None, options: Sequence[s
     if extractor in NEEDS_GOLD:
         raise UsageError(f"extractor {extractor!r} reads the gold text of benchmark pages: it cannot run on your pages")
     from boilerbench.conf import renamed_message
-    from boilerbench.extractors.compose import extractor_names
+    from boilerbench.configs import extractor_names
 
     names = extractor_names()
     if extractor not in names:
@@ -549,7 +549,8 @@ def summary(counts: Counter[str]) -> str:
 
 def list_extractors() -> str:
     """One line per extractor config: whether it runs as it is or needs training."""
-    from boilerbench.extractors.compose import extractor_names, make_extractor
+    from boilerbench.configs import extractor_names, make_extractor
+    from boilerbench.extractors.base import tags
 
     lines = []
     for name in extractor_names():
@@ -557,7 +558,7 @@ def list_extractors() -> str:
             lines.append(f"{name}\tneeds gold text (evaluation only)")
             continue
         try:
-            learns = getattr(make_extractor(name), "learns", True)
+            learns = tags(make_extractor(name)).learns
         except BoilerbenchError as err:
             lines.append(f"{name}\tunavailable: {err}")
             continue

@@ -51,7 +51,7 @@ def main(argv: list[str]) -> int:
     y = np.concatenate([p.gold_labels for p in pages])
     print(
         f"{len(pages)} CleanEval pages, {len(y)} blocks ({y.mean():.3f} content), {x.shape[1]} features, "
-        f"built in {time.perf_counter() - start:.1f} s ({extractor.encoder_.texts_encoded} texts embedded)"
+        f"built in {time.perf_counter() - start:.1f} s ({extractor.encoder.texts_encoded} texts embedded)"
     )
 
     order = np.random.default_rng(args.seed).permutation(len(y))

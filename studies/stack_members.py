@@ -27,9 +27,9 @@ from omegaconf import OmegaConf
 
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
+from boilerbench.configs import CONF_DIR
 from boilerbench.experiments.protocols import mixture_split
 from boilerbench.experiments.runner import build
-from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.extractors.stack import Stack
 from boilerbench.extractors.stack.features import VOTE_FEATURES, crf_vocabulary, feature_names
 from boilerbench.extractors.stack.model import split_pages
@@ -66,7 +66,15 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     set_cache_dir(args.cache_dir)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose("config", overrides=["+headline=stack", "dataset=wcxb", "paths.root_dir=."])
+        cfg = compose(
+            "config",
+            overrides=[
+                "+headline=stack",
+                "dataset=wcxb",
+                "paths.root_dir=.",
+                f"extractor/members=[{','.join(MEMBERS)}]",
+            ],
+        )
     split, _, _ = mixture_split(cfg, build(cfg.dataset).load(), [str(e) for e in cfg.train_on], str(cfg.train_weights))
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     assert isinstance(config, dict)

@@ -46,8 +46,8 @@ def measure(overrides: list[str], root: Path, cache_dir: Path, output_dir: Path 
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
 
+    from boilerbench.configs import CONF_DIR
     from boilerbench.experiments import run
-    from boilerbench.extractors.compose import CONF_DIR
 
     GlobalHydra.instance().clear()
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
-from boilerbench.extractors.base import Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags
 
 
-class Memorising:
+class Memorising(BaseExtractor):
     fits = 0
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True)
 
     def __init__(self, min_count: int = 1, delay: float = 0.0) -> None:
         self.min_count = min_count

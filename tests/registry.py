@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.errors import MissingDependencyError
 from boilerbench.experiments import runner
-from boilerbench.extractors.compose import CONF_DIR
 
 PROJECT = Path(__file__).resolve().parents[1]
 CONF = CONF_DIR

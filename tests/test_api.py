@@ -15,9 +15,9 @@ from registry import PROJECT
 
 import boilerbench
 from boilerbench import api
+from boilerbench.configs import extractor_config, make_extractor
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments.model_file import save_model_file
-from boilerbench.extractors.compose import extractor_config, make_extractor
 
 ARTICLE = "The river rose by two metres overnight and the old bridge was closed to traffic until Monday."
 PAGE = (

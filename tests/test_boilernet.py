@@ -69,7 +69,7 @@ def test_training_is_deterministic_and_round_trips(tmp_path):
     pages = [_page(1), _page(2), _page(3)]
     first = BoilerNet(**{**SMALL, "epochs": 3}).fit(pages)
     second = BoilerNet(**{**SMALL, "epochs": 3}).fit(pages)
-    for (name, a), (_, b) in zip(first._net.state_dict().items(), second._net.state_dict().items(), strict=True):
+    for (name, a), (_, b) in zip(first.net_.state_dict().items(), second.net_.state_dict().items(), strict=True):
         assert torch.equal(a, b), name
     first.save(tmp_path)
     loaded = BoilerNet(**{**SMALL, "epochs": 3}).load(tmp_path)

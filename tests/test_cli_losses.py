@@ -19,10 +19,10 @@ from registry import PROJECT
 from test_cli import ARTICLE, page, warc_record
 
 from boilerbench import cli, commands
+from boilerbench.configs import extractor_config, make_extractor
 from boilerbench.datasets.page import Page
 from boilerbench.experiments.model_file import FORMAT, save_model_file
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
-from boilerbench.extractors.compose import extractor_config, make_extractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 
 
 def run(args, capsys):
@@ -134,7 +134,7 @@ def test_unreachable_cluster(one, capsys, monkeypatch):
 
 def test_version_and_list_extractors(capsys, monkeypatch):
     assert commands.main(["--version"]) == 0 and capsys.readouterr().out == "boilerbench 0.1.0\n"
-    from boilerbench.extractors import compose
+    from boilerbench import configs as compose
 
     monkeypatch.setattr(compose, "extractor_names", lambda: ["all_text", "oracle", "genieknows"])
     assert commands.main(["extract", "--list-extractors"]) == 0
@@ -290,7 +290,7 @@ def test_progress_bar_has_a_total(capsys):
 # -- worker crashes and Ctrl-C ------------------------------------------------------------------
 
 
-class DiesOnPage(HeuristicExtractor):
+class DiesOnPage(BaseExtractor):
     """Kills its own process on the pages whose id contains ``marker`` (a segfault, the OOM killer);
     with ``once``, only the first time (a flag file records it)."""
 

@@ -15,9 +15,9 @@ from conftest import PROJECT, write_pairs
 from hydra import compose, initialize_config_dir
 from lxml import html as lxml_html
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.experiments import run
 from boilerbench.experiments.results import Run
-from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.render import FLAGS
 from boilerbench.reports.compare import compare_runs
 

@@ -27,9 +27,10 @@ from hydra import compose, initialize_config_dir
 from registry import EXTRACTOR_NAMES, QUICK_FIT
 from test_new_datasets import _dragnet, _wcxb
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.errors import BoilerbenchError, MissingDependencyError
 from boilerbench.experiments import run, runner
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.extractors.base import tags
 
 PAGES = {
     "p1": ("<body><div><a>Home</a> <a>News</a></div><p>First story text is here today.</p></body>", "First story"),
@@ -172,7 +173,7 @@ def test_every_protocol_switch_ends_in_results_or_one_line(extractor, fixtures, 
     fits = spy_fits(monkeypatch)
     outcomes = {name: outcome(tmp_path, fixtures, extractor, name, overrides) for name, overrides in SCENARIOS}
     # no model is ever fitted on nothing
-    learned = getattr(runner.make_extractor(extractor, ()), "learns", True)
+    learned = tags(runner.make_extractor(extractor, ())).learns
     assert all(n > 0 for _, n in fits) if learned else True, fits
     # switches that exclude each other, or ask for pages that are not there, are refused for every extractor
     for name in ("plaintext_cv_too_many", "plaintext_validation", "dragnet_both_sources"):

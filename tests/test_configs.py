@@ -13,8 +13,8 @@ from hydra.core.global_hydra import GlobalHydra
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.errors import MissingDependencyError
-from boilerbench.extractors.compose import CONF_DIR
 
 CONF = CONF_DIR
 

@@ -92,7 +92,7 @@ def test_a_sweep_on_a_two_worker_cluster_gives_the_local_results(tmp_path):
 def test_the_launcher_is_a_hydra_launcher_option():
     from hydra import compose, initialize_config_dir
 
-    from boilerbench.extractors.compose import CONF_DIR
+    from boilerbench.configs import CONF_DIR
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(

@@ -12,11 +12,12 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.datasets.base import Split
 from boilerbench.datasets.mixture import mixture
 from boilerbench.datasets.page import Page
 from boilerbench.experiments import run
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from boilerbench.reports.__main__ import build_all
@@ -53,7 +54,7 @@ def test_justext_without_a_stoplist_for_the_language_is_an_error_and_a_missing_v
         JusText().extract(page)
     # jusText's language-independent mode still answers
     assert CHINESE in JusText(stoplist="none").extract(page).text
-    (member,) = build_members(["justext"])
+    (member,) = build_members({"justext": JusText()})
     assert member.labels(page).tolist() == [FAILED] * len(page.blocks)
 
 
@@ -169,20 +170,13 @@ def test_page_language_of_an_unlabelled_page_comes_from_its_gold_text():
     assert np.asarray(page.blocks.word_counts).sum() > 0
 
 
-class _Fixed:
+class _Fixed(BaseExtractor):
     """An extractor that returns a fixed text (what the scorer does with it is under test)."""
-
-    learns = False
 
     def __init__(self, text: str) -> None:
         self.text = text
 
-    def fit(self, train, validation=None):
-        return self
-
     def extract(self, page):
-        from boilerbench.extractors.base import Extraction
-
         return Extraction(self.text)
 
 

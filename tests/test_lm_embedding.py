@@ -110,12 +110,12 @@ def test_prepare_embeds_the_test_pages_together_and_extraction_then_embeds_nothi
     model = LMEmbedding().fit(pages[:3])
     expected = [model.extract(p).labels.tolist() for p in pages[3:]]
     fresh = LMEmbedding().fit(pages[:3])
-    trained = fresh.encoder_.texts_encoded
+    trained = fresh.encoder.texts_encoded
     fresh.prepare([*pages[3:], Page("gone", "", "", load_error="PageReadError")], chunk=1)
-    encoded = fresh.encoder_.texts_encoded
+    encoded = fresh.encoder.texts_encoded
     assert encoded == trained + 2 and "blocks" not in pages[3].__dict__  # embedded, then the parse released
     assert [fresh.extract(p).labels.tolist() for p in pages[3:]] == expected
-    assert fresh.encoder_.texts_encoded == encoded  # extraction found every text embedded
+    assert fresh.encoder.texts_encoded == encoded  # extraction found every text embedded
 
 
 @needs_model

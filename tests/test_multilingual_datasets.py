@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from hydra import compose, initialize_config_dir
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.datasets.base import kfold
 from boilerbench.datasets.chinese_wce import ChineseWCE
 from boilerbench.datasets.daniel import Daniel, reference_text
@@ -24,7 +25,6 @@ from boilerbench.datasets.trafilatura_eval import TrafilaturaEval
 from boilerbench.errors import DatasetNotFoundError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import format_summary
-from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.reports.datasets import table_datasets, table_datasets_token_f1
 
 CHINESE = "中国的报纸说了很多话，朱镕基说"  # 镕: GBK, not GB2312 (a detector guessing GB2312 fails)

@@ -14,6 +14,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 from hydra.utils import instantiate
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.datasets import download
 from boilerbench.datasets.base import Split
 from boilerbench.datasets.cleanportaleval import CleanPortalEval
@@ -27,7 +28,6 @@ from boilerbench.datasets.wcxb import WCXB, make_splits
 from boilerbench.errors import ConfigError, DatasetIntegrityError
 from boilerbench.evaluation.snippets import snippet_counts, snippet_summary
 from boilerbench.experiments import run
-from boilerbench.extractors.compose import CONF_DIR
 
 
 def _gz(path: Path, text: str | bytes) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from hydra import compose, initialize_config_dir
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.datasets.base import Split
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
@@ -21,7 +22,6 @@ from boilerbench.experiments.protocols import (
     configured_protocol,
 )
 from boilerbench.experiments.results import legacy_protocol_name, protocol_name
-from boilerbench.extractors.compose import CONF_DIR
 
 
 def _cfg(*overrides: str):

@@ -10,8 +10,8 @@ from datetime import datetime, timezone
 import pytest
 from hydra import compose, initialize_config_dir
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.experiments import run
-from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.reports.__main__ import main
 from boilerbench.reports.regeneration import regeneration_note, rerun_and_reused
 

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import time
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -17,11 +18,12 @@ from hydra import compose, initialize_config_dir
 from memorising import Memorising
 
 from boilerbench.cache import code_version
+from boilerbench.configs import CONF_DIR
 from boilerbench.datasets.base import Dataset
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import summary_value
-from boilerbench.extractors.compose import CONF_DIR
+from boilerbench.extractors.base import BaseExtractor, Tags
 
 ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(40)) + "</p>"
 PAGES = {
@@ -489,17 +491,15 @@ def test_optimize_names_the_returned_figure():
         summary_value(summary, "metrics.token.nope")
 
 
-class _Preparing:
+class _Preparing(BaseExtractor):
     """A heuristic whose ``prepare`` takes a known time (or fails) before extraction."""
 
-    learns = False
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), prepares=True)
 
     def __init__(self, fail: bool = False) -> None:
         self.fail = fail
         self.prepared: list[str] = []
-
-    def fit(self, train, validation=None):
-        return self
 
     def prepare(self, pages) -> None:
         if self.fail:

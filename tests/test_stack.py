@@ -15,7 +15,8 @@ from test_ensembles import Fixed
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.experiments.model_file import ModelFileError, feature_schema, load_model_file, save_model_file
-from boilerbench.extractors import ensembles, members
+from boilerbench.extractors import members
+from boilerbench.extractors.all_text import AllText
 from boilerbench.extractors.stack import Stack, page_types
 from boilerbench.extractors.stack import model as stack_model
 from boilerbench.extractors.stack.features import context_features, feature_names, page_matrix, vote_features
@@ -46,17 +47,26 @@ class FirstParagraph(Fixed):
         return Fixed(page.gold_text.split("\n")[0]).extract(page)
 
 
-@pytest.fixture(autouse=True)
-def _fake_members(monkeypatch):
-    def build(names):
-        return [members.Member(n, {"fake": n}, FirstParagraph(), "test") for n in names]
-
-    monkeypatch.setattr(ensembles, "extractor_names", lambda: ["first"])
-    monkeypatch.setattr(members, "build_members", build)
+def file_config(stack: Stack) -> dict:
+    """The model-file config of ``stack`` with ``AllText`` members (a model file rebuilds only this
+    project's extractors, so the test members cannot be in one)."""
+    members = {name: {"_target_": "boilerbench.extractors.all_text.AllText"} for name in stack.members or ()}
+    return {
+        "_target_": "boilerbench.extractors.stack.Stack",
+        "_convert_": "all",
+        **stack.get_params(),
+        "members": members,
+    }
 
 
 def small(**kw) -> Stack:
-    params = {"members": ["first"], "n_estimators": 40, "min_child_samples": 2, "num_leaves": 7, "n_jobs": 1}
+    params = {
+        "members": {"first": FirstParagraph()},
+        "n_estimators": 40,
+        "min_child_samples": 2,
+        "num_leaves": 7,
+        "n_jobs": 1,
+    }
     return Stack(**{**params, **kw})
 
 
@@ -182,9 +192,7 @@ def test_by_page_type_learns_the_types_and_a_model_file_keeps_the_choice(tmp_pat
         assert stack.gate_.page_type(page_types.page_summary(rows, page.blocks.word_counts)) == page.page_type
         assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
     path = tmp_path / "stack.model"
-    save_model_file(
-        stack, path, "stack", {"_target_": "boilerbench.extractors.stack.Stack", **stack.get_params()}, "hand-made", {}
-    )
+    save_model_file(stack, path, "stack", file_config(stack), "hand-made", {})
     loaded, _ = load_model_file(path)
     assert loaded.gate_.decoding == stack.gate_.decoding
     np.testing.assert_array_equal(loaded.gate_.coef, stack.gate_.coef)
@@ -240,20 +248,15 @@ def test_smoothing_decodes_the_viterbi_path():
 
 @pytest.mark.parametrize("backend", ["lightgbm", "sklearn"])
 def test_model_file_round_trip_gives_identical_predictions(tmp_path, backend):
-    stack = small(backend=backend).fit([make_page(i) for i in range(10)], [make_page(i) for i in range(10, 12)])
+    stack = small(backend=backend, members={"first": AllText()}).fit(
+        [make_page(i) for i in range(10)], [make_page(i) for i in range(10, 12)]
+    )
     path = tmp_path / "stack.model"
     if backend == "sklearn":  # its trees are pickled: a model file, made to be shared, holds no pickle
         with pytest.raises(ModelFileError, match="as a pickle"):
             save_model_file(stack, path, "stack", {}, "hand-made", {})
         return
-    save_model_file(
-        stack,
-        path,
-        "stack",
-        {"_target_": "boilerbench.extractors.stack.Stack", **stack.get_params()},
-        "hand-made",
-        {"boilerbench": "0.1.0"},
-    )
+    save_model_file(stack, path, "stack", file_config(stack), "hand-made", {"boilerbench": "0.1.0"})
     loaded, manifest = load_model_file(path)
     assert manifest["extractor"] == "stack" and manifest["trained_on"] == "hand-made"
     assert set(manifest["requires"]) == {"lightgbm" if backend == "lightgbm" else "scikit-learn"}
@@ -278,10 +281,9 @@ def _rewrite_manifest(path, change):
 
 
 def test_incompatible_model_file_is_one_clear_error(tmp_path):
-    stack = small().fit([make_page(i) for i in range(8)])
+    stack = small(members={"first": AllText()}).fit([make_page(i) for i in range(8)])
     path = tmp_path / "stack.model"
-    config = {"_target_": "boilerbench.extractors.stack.Stack", **stack.get_params()}
-    save_model_file(stack, path, "stack", config, "hand-made", {"boilerbench": "0.1.0"})
+    save_model_file(stack, path, "stack", file_config(stack), "hand-made", {"boilerbench": "0.1.0"})
     _rewrite_manifest(path, lambda m: m["requires"].update(lightgbm="3.0.0"))
     with pytest.raises(ModelFileError, match=r"incompatible versions .*lightgbm 3\.0\.0 then, 4\.\d+\.\d+ now"):
         load_model_file(path)
@@ -306,9 +308,9 @@ def test_incompatible_model_file_is_one_clear_error(tmp_path):
 
 def test_bad_hyperparameters_are_config_errors():
     with pytest.raises(ConfigError, match="extractor.features"):
-        Stack(members=["first"], features="everything")
+        Stack(members={"first": FirstParagraph()}, features="everything")
     with pytest.raises(ConfigError, match="threshold"):
-        Stack(members=["first"], threshold=1.5)
+        Stack(members={"first": FirstParagraph()}, threshold=1.5)
 
 
 def test_a_member_code_change_makes_a_new_model_key(monkeypatch):
@@ -319,12 +321,10 @@ def test_a_member_code_change_makes_a_new_model_key(monkeypatch):
     before = extractor_version(small())
     assert extractor_version(small()) == before
 
-    def build(names):
-        return [members.Member(n, {"fake": n}, FirstParagraph(), "test, new member code") for n in names]
-
-    monkeypatch.setattr(members, "build_members", build)
+    monkeypatch.setattr(members, "member_version", lambda extractor: "new member code")
     assert extractor_version(small()) != before
-    assert extractor_version(small(features="blocks")) == extractor_version(small(features="blocks", members=["x"]))
+    other = {"x": FirstParagraph()}
+    assert extractor_version(small(features="blocks")) == extractor_version(small(features="blocks", members=other))
 
 
 def test_without_crf_features_the_rows_have_no_crf_column():

@@ -10,9 +10,9 @@ import pytest
 from conftest import PROJECT
 from hydra import compose, initialize_config_dir
 
+from boilerbench.configs import CONF_DIR
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments import run
-from boilerbench.extractors.compose import CONF_DIR
 from boilerbench.reports.__main__ import STORE, main
 from boilerbench.reports.collect import collect, read_runs
 from boilerbench.reports.stale import UNRECORDED, StaleRow, current_version, stale_rows, versions_at, went_stale

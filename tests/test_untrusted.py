@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from conftest import PROJECT
 
+from boilerbench.configs import build, extractor_config
 from boilerbench.experiments import model_file
 from boilerbench.experiments.model_cache import extractor_version
 from boilerbench.experiments.model_file import ModelFileError, load_model_file, save_model_file
-from boilerbench.extractors.compose import build, extractor_config
 from boilerbench.extractors.persistence import regular_file
 
 
@@ -225,9 +225,11 @@ def test_no_loading_path_unpickles():
     sources.append(PROJECT / "run.py")
     found = {(str(path.relative_to(PROJECT)), call) for path in sources for call in unsafe_calls(path)}
     assert found == ALLOWED
+    from boilerbench.extractors.base import tags
     from boilerbench.extractors.stack import Stack
 
-    assert Stack(backend="sklearn").loads_pickle and not Stack(backend="lightgbm").loads_pickle
+    assert tags(Stack(backend="sklearn", features="blocks")).loads_pickle
+    assert not tags(Stack(backend="lightgbm", features="blocks")).loads_pickle
 
 
 def test_the_scan_finds_each_kind_of_unpickling(tmp_path):

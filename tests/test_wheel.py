@@ -95,13 +95,9 @@ def test_the_wheel_runs_the_stack_reports_and_inspects_outside_the_checkout(tmp_
     assert "2-fold CV" in done.stdout + done.stderr
     summary = json.loads((run / "summary.json").read_text())
     assert (summary["extractor"], summary["n_pages"], summary["n_errors"]) == ("stack", 6, 0)
-    assert summary["config"]["extractor"]["members"] == [
-        "trafilatura",
-        "readability",
-        "justext",
-        "boilerpipe",
-        "resiliparse",
-    ]
+    members = summary["config"]["extractor"]["members"]  # nested configs, from the wheel's conf/
+    assert list(members) == ["trafilatura", "readability", "justext", "boilerpipe", "resiliparse"]
+    assert members["justext"]["_target_"] == "boilerbench.extractors.references.JusText"
     assert [fold["n_train"] for fold in summary["cv"]["per_fold"]] == [3, 3]
     assert len(list((work / "models" / "stack").iterdir())) == 2  # one fitted model per fold, in the cwd's cache
 

@@ -21,6 +21,7 @@ from hydra.types import RunMode
 from omegaconf import DictConfig
 
 from boilerbench.conf import option_message
+from boilerbench.configs import members_override
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments import run
 from boilerbench.experiments.gate import gate_message
@@ -69,9 +70,10 @@ def option_error(overrides: Sequence[str]) -> str | None:
 
 
 def start(argv: Sequence[str]) -> None:
-    """Check the overrides for renamed or unknown options (one line on stderr, exit status 2),
-    then hand them to Hydra, which reads them from ``sys.argv``."""
-    message = option_error(argv)
+    """Check the overrides for renamed or unknown options and the older form of an ensemble's
+    members (one line on stderr, exit status 2), then hand them to Hydra, which reads them from
+    ``sys.argv``."""
+    message = option_error(argv) or members_override(argv)
     if message:
         print(f"error: {message}", file=sys.stderr)
         sys.exit(2)

@@ -25,18 +25,18 @@ from filelock import Timeout
 
 from boilerbench.cache import code_version, content_key, lock_file
 from boilerbench.datasets.base import Split
-from boilerbench.extractors.base import Persistent
+from boilerbench.extractors.base import Persistent, dependency_versions
 
 log = logging.getLogger(__name__)
 
 
 def extractor_version(extractor: object) -> str:
     """The code version of the module that defines the extractor's class, combined with the
-    versions of what its output further depends on when it names them (``dependency_versions()``:
-    an ensemble's or a stack's members, which are built from their names at run time, not imported)."""
+    versions of what its output further depends on (:func:`~boilerbench.extractors.base.dependency_versions`:
+    an ensemble's or a stack's members, which are given to it, not imported)."""
     version = code_version(type(extractor).__module__)
-    dependencies = getattr(extractor, "dependency_versions", None)
-    return content_key(version, *dependencies())[:16] if dependencies else version
+    dependencies = dependency_versions(extractor)
+    return content_key(version, *dependencies)[:16] if dependencies else version
 
 
 def model_key(extractor_config: object, dataset: str, split: Split, version: str, **extra: object) -> str:

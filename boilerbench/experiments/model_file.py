@@ -11,7 +11,7 @@ status 2) when what decides its predictions has changed: another file format; an
 schema (the names of the columns its trees read, for an extractor that has them); other outputs
 on the golden pages (:mod:`boilerbench.experiments.golden`: the texts it gave on a few hand-made
 pages when it was written, checked again when it is read); or, for the packages the model itself
-depends on (its ``required_distributions()``: the trees' library, each member's library), another
+depends on (its ``distributions`` tag: the trees' library, each member's library), another
 major.minor version than the one it was made with. An edit of the source that changes none of
 these (a release, a refactoring) leaves the model usable, so a shipped model survives releases;
 the code version is recorded, not checked.
@@ -43,14 +43,15 @@ from pathlib import Path
 from typing import Any
 
 from boilerbench.atomic import atomic_write_bytes
+from boilerbench.configs import CONF_DIR, build
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments.golden import golden_outputs
 from boilerbench.experiments.model_cache import extractor_version
-from boilerbench.extractors.base import Persistent
-from boilerbench.extractors.compose import CONF_DIR, build
+from boilerbench.extractors.base import feature_names, tags
 
-#: 2: the manifest holds the feature schema and the golden outputs.
-FORMAT = 2
+#: 2: the manifest holds the feature schema and the golden outputs; 3: an ensemble's or a stack's
+#: members are nested configs in its config (they were config names).
+FORMAT = 3
 MANIFEST = "manifest.json"
 MODEL_DIR = "model"
 #: The largest member, all members together, and the most members a model file may hold: the
@@ -70,9 +71,8 @@ class ModelFileError(BoilerbenchError):
 
 def _required(extractor: object) -> dict[str, str | None]:
     """The installed versions of the distributions the model depends on."""
-    names = extractor.required_distributions() if hasattr(extractor, "required_distributions") else ()
     found: dict[str, str | None] = {}
-    for name in names:
+    for name in tags(extractor).distributions:
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
@@ -84,10 +84,10 @@ def save_model_file(
     extractor: Any, path: str | os.PathLike[str], name: str, config: dict, trained_on: str, versions: dict[str, str]
 ) -> dict:
     """Write ``extractor`` (fitted) and its manifest into the one file ``path``; return the manifest."""
-    learned = getattr(extractor, "learns", True)
-    if learned and not isinstance(extractor, Persistent):
+    learned = tags(extractor).learns
+    if learned and not tags(extractor).persistent:
         raise ModelFileError(f"extractor {name!r} learns but cannot save its fitted state")
-    if getattr(extractor, "loads_pickle", False):
+    if tags(extractor).loads_pickle:
         raise ModelFileError(f"extractor {name!r} saves its fitted state as a pickle, {PICKLE_REFUSED}")
     manifest = {
         "format": FORMAT,
@@ -123,10 +123,10 @@ def _major_minor(version: str | None) -> tuple[str, ...] | None:
 def feature_schema(extractor: object) -> str | None:
     """A digest of the names of the columns a fitted extractor's model reads (its
     ``feature_names()``), or None for one that has none."""
-    names = getattr(extractor, "feature_names", None)
+    names = feature_names(extractor)
     if names is None:
         return None
-    return hashlib.sha256("\n".join(names()).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256("\n".join(names).encode("utf-8")).hexdigest()[:16]
 
 
 def check_manifest(manifest: dict, extractor: object, path: str | os.PathLike[str]) -> None:
@@ -228,9 +228,9 @@ def load_model_file(path: str | os.PathLike[str]) -> tuple[Any, dict]:
             extractor = build(manifest["config"])
         except Exception as err:  # a config from someone else: any failure to build it is one line
             raise ModelFileError(f"{path}: its extractor config does not build ({one_line(err)})") from None
-        if getattr(extractor, "loads_pickle", False):
+        if tags(extractor).loads_pickle:
             raise ModelFileError(f"{path}: its extractor's saved state is a pickle, {PICKLE_REFUSED}")
-        if getattr(extractor, "learns", True):
+        if tags(extractor).learns:
             try:
                 extractor.load(Path(tmp) / MODEL_DIR)
             except Exception as err:  # any unreadable part of an untrusted file: one line, no traceback

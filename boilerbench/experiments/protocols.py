@@ -39,12 +39,12 @@ from typing import ClassVar
 import numpy as np
 from omegaconf import DictConfig, OmegaConf
 
+from boilerbench.configs import CONF_DIR, build
 from boilerbench.datasets.base import Dataset, Split, kfold
 from boilerbench.datasets.mixture import mixture
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice
 from boilerbench.experiments.scoring import PageResult, aggregate
-from boilerbench.extractors.compose import CONF_DIR, build
 
 log = logging.getLogger(__name__)
 

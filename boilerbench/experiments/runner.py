@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import pandas as pd
@@ -15,6 +16,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from boilerbench.cache import set_cache_dir
+from boilerbench.configs import CONF_DIR, build, make_extractor
 from boilerbench.datasets.base import Split
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.aggregates import add_intervals
@@ -34,8 +36,8 @@ from boilerbench.experiments.reuse import (
 )
 from boilerbench.experiments.scoring import PageResult, aggregate, by_column
 from boilerbench.experiments.seed import seed_everything
+from boilerbench.extractors import base as contract
 from boilerbench.extractors.base import Extractor, Persistent
-from boilerbench.extractors.compose import CONF_DIR, build, make_extractor
 
 log = logging.getLogger(__name__)
 
@@ -69,25 +71,25 @@ def fit_extractor(
         train=[p for p in split.train if not p.load_error],
         validation=[p for p in split.validation if not p.load_error],
     )
-    if not getattr(extractor, "learns", True):
+    if not contract.tags(extractor).learns:
         extractor.fit(split.train, split.validation)
         return time.perf_counter() - start, False
     if not split.train:
         raise ConfigError(no_training_pages(cfg, dataset_name, split))
-    if not isinstance(extractor, Persistent) or not cfg.paths.get("model_dir"):
+    if not contract.tags(extractor).persistent or not cfg.paths.get("model_dir"):
         extractor.fit(split.train, split.validation)
         return time.perf_counter() - start, False
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     key = model_key(config, dataset_name, split, extractor_version(extractor), **identity)
     directory = Path(cfg.paths.model_dir) / choice_name(cfg, "extractor") / key
     with model_lock(directory):
-        if not cfg.retrain and load_cached(extractor, directory):
+        if not cfg.retrain and load_cached(cast(Persistent, extractor), directory):
             log.info("loaded fitted model from %s", directory)
             return time.perf_counter() - start, True
         fit_start = time.perf_counter()
         extractor.fit(split.train, split.validation)
         seconds = time.perf_counter() - fit_start
-        save_cached(extractor, directory)
+        save_cached(cast(Persistent, extractor), directory)
     return seconds, False
 
 
@@ -97,12 +99,11 @@ def prepare(extractor: Extractor, pages: list, max_html_chars: int) -> float:
     returns its milliseconds per page. Pages over the size limit are left to extraction, which
     records them as errors; a failure here is only logged: extraction then does the work per page
     and records any error per page."""
-    hook = getattr(extractor, "prepare", None)
-    if hook is None or not pages:
+    if not contract.tags(extractor).prepares or not pages:
         return 0.0
     start = time.perf_counter()
     try:
-        hook([p for p in pages if len(p.html) <= max_html_chars])
+        contract.prepare(extractor, [p for p in pages if len(p.html) <= max_html_chars])
     except Exception as error:  # an optimisation only: never lose the run to it
         log.warning(
             "%s.prepare failed (%s: %s): extracting page by page", type(extractor).__name__, type(error).__name__, error
@@ -165,7 +166,7 @@ def summarise(
         },
         "config": OmegaConf.to_container(cfg, resolve=True),
         "versions": package_versions(),
-        "extractor_info": extractor.run_info() if hasattr(extractor, "run_info") else {},
+        "extractor_info": contract.run_info(extractor),
         # CPU seconds and peak memory of the job (boilerbench.experiments.resources)
         "resources": job_resources(),
         "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -223,7 +224,7 @@ def run(cfg: DictConfig, output_dir: str | Path) -> dict:
     set_cache_dir(cfg.paths.get("cache_dir"))
     extractor = build(cfg.extractor)  # before the data is read: a bad config value fails at once
     dataset = build(cfg.dataset)
-    configured, learns = configured_protocol(cfg), bool(getattr(extractor, "learns", True))
+    configured, learns = configured_protocol(cfg), contract.tags(extractor).learns
     reuse = not cfg.get("rerun", False) and not cfg.get("save_model")
     quick_key = run_identity(cfg, extractor, dataset, file_fingerprint([dataset, *configured.datasets(cfg, learns)]))
     earlier = previous_run(Path(output_dir), "quick_key", quick_key) if reuse else None

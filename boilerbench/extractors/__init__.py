@@ -1,5 +1,5 @@
-"""Extraction algorithms, one module (or sub-package) per algorithm."""
+"""Extraction algorithms, one module (or sub-package) per algorithm, over one contract (:mod:`.base`)."""
 
-from boilerbench.extractors.base import Extraction, Extractor, HeuristicExtractor, Persistent
+from boilerbench.extractors.base import BaseExtractor, Extraction, Extractor, Persistent, Tags, clone, tags
 
-__all__ = ["Extraction", "Extractor", "HeuristicExtractor", "Persistent"]
+__all__ = ["BaseExtractor", "Extraction", "Extractor", "Persistent", "Tags", "clone", "tags"]

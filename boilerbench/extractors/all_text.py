@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from boilerbench.datasets.page import Page
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 
 
-class AllText(HeuristicExtractor):
+class AllText(BaseExtractor):
     """Keeps every block (recall 1; precision is the share of content blocks)."""
 
     def extract(self, page: Page) -> Extraction:

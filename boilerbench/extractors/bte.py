@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from boilerbench.datasets.page import Page
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 
 
 def bte_span(words: np.ndarray, tags_before: np.ndarray) -> tuple[int, int]:
@@ -39,7 +39,7 @@ def bte_span(words: np.ndarray, tags_before: np.ndarray) -> tuple[int, int]:
     return i, j
 
 
-class BTE(HeuristicExtractor):
+class BTE(BaseExtractor):
     """Body Text Extraction: the contiguous run of blocks with the most words minus tags."""
 
     def extract(self, page: Page) -> Extraction:

@@ -29,7 +29,7 @@ import numpy as np
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import check_choice
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.dom_stats import DomStats, dom_stats
 
 DENSITIES = ("td", "ctd")
@@ -134,7 +134,7 @@ def cetd_content(stats: DomStats, density: str, selection: str) -> np.ndarray:
     return select_content(stats, values, density_sum(stats, values, density), selection)
 
 
-class CETD(HeuristicExtractor):
+class CETD(BaseExtractor):
     """Content extraction via (composite) text density with DensitySum or threshold-only selection."""
 
     def __init__(self, density: str = "ctd", selection: str = "densitysum") -> None:

@@ -17,46 +17,39 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from boilerbench.atomic import atomic_write_text
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError, check_choice
-from boilerbench.extractors.base import Estimator, Extraction, HeuristicExtractor
-from boilerbench.extractors.compose import extractor_names
-from boilerbench.extractors.members import WithMembers, vote_matrix
-from boilerbench.extractors.persistence import require_fitted
-
-#: The default members: fast and strong references and heuristics (see the results store's tables).
-DEFAULT_MEMBERS = ("trafilatura", "readability", "justext", "boilerpipe", "resiliparse")
+from boilerbench.errors import ConfigError
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
+from boilerbench.extractors.members import WithMembers, check_members, vote_matrix
 
 
-def check_members(members: Sequence[str]) -> tuple[str, ...]:
-    """``members`` as a tuple, after checking that each names an extractor config."""
-    names = extractor_names()
-    for name in members:
-        check_choice("extractor.members", name, names)
-    if not members:
-        raise ConfigError("extractor.members is empty: name at least one extractor config")
-    return tuple(members)
-
-
-class _Votes(WithMembers):
+class _Votes(WithMembers, BaseExtractor):
     """The ensembles' view of the members' votes."""
+
+    #: At least one, checked by the constructor.
+    members: Mapping[str, BaseExtractor]
+
+    def __boilerbench_tags__(self) -> Tags:
+        tags = super().__boilerbench_tags__()
+        return replace(tags, has_members=True, distributions=tags.distributions + self.member_distributions())
 
     def votes(self, page: Page) -> np.ndarray:
         """Member votes on ``page`` as 0/1 (a failed member's -1 counts as 0)."""
         return (vote_matrix(self.built_members(), page) == 1).astype(np.int8)
 
 
-class MajorityVote(_Votes, HeuristicExtractor):
+class MajorityVote(_Votes):
     """Keep a block when at least ``k`` members keep it (``k=None``: more than half of them)."""
 
-    def __init__(self, members: Sequence[str] = DEFAULT_MEMBERS, k: int | None = None) -> None:
-        self.members = check_members(members)
+    def __init__(self, members: Mapping[str, BaseExtractor] | None = None, k: int | None = None) -> None:
+        self.members = check_members(members)  # the same mapping, checked
         if k is not None and not 1 <= k <= len(self.members):
             raise ConfigError(f"extractor.k={k} must be between 1 and the number of members ({len(self.members)})")
         self.k = k
@@ -67,17 +60,20 @@ class MajorityVote(_Votes, HeuristicExtractor):
         return Extraction.from_labels(page, kept.astype(np.int8))
 
 
-class WeightedVote(_Votes, Estimator):
+class WeightedVote(_Votes):
     """Keep a block when the members keeping it hold at least ``threshold`` of the weight; weights
     are each member's block F1 on the validation pages, learned in ``fit``."""
 
     WEIGHTS_FILE = "weighted_vote.json"
 
-    def __init__(self, members: Sequence[str] = DEFAULT_MEMBERS, threshold: float = 0.5) -> None:
-        self.members = check_members(members)
+    def __init__(self, members: Mapping[str, BaseExtractor] | None = None, threshold: float = 0.5) -> None:
         if not 0.0 < threshold <= 1.0:
             raise ConfigError(f"extractor.threshold={threshold} must be in (0, 1]")
+        self.members = check_members(members)  # the same mapping, checked
         self.threshold = threshold
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True)
 
     def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> WeightedVote:
         pages = list(validation) if validation else list(train)
@@ -102,7 +98,7 @@ class WeightedVote(_Votes, Estimator):
         return Extraction.from_labels(page, (share >= self.threshold - 1e-12).astype(np.int8))
 
     def save(self, directory: str | os.PathLike[str]) -> None:
-        state = {"params": self.get_params(), "weights": self.weights_.tolist()}
+        state = {"params": self.saved_params(), "weights": self.weights_.tolist()}
         atomic_write_text(Path(directory) / self.WEIGHTS_FILE, json.dumps(state, indent=1))
 
     def load(self, directory: str | os.PathLike[str]) -> WeightedVote:

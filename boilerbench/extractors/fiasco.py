@@ -48,6 +48,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 from lxml import etree
@@ -55,8 +56,7 @@ from lxml import etree
 from boilerbench.datasets.blocks import BLOCK_TAGS, Blocks
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError
-from boilerbench.extractors.base import Estimator, Extraction
-from boilerbench.extractors.persistence import require_fitted
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.tokenizer import normalise_tokens
 
 log = logging.getLogger(__name__)
@@ -148,8 +148,11 @@ def keyword_lists(units: list[list[str]], labels: np.ndarray, n: int) -> tuple[l
     return sorted(ranked[::-1][:n]), sorted(ranked[:n])
 
 
-class FIASCO(Estimator):
+class FIASCO(BaseExtractor):
     """FIASCO: target nodes classified by an SVM over linguistic, structural and (``visual``) rendered features."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True)
 
     def __init__(
         self,

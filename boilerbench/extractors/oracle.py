@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from boilerbench.datasets.page import Page
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 
 
-class Oracle(HeuristicExtractor):
+class Oracle(BaseExtractor):
     """Keeps exactly the blocks the gold labels mark as content (block F1 = 1 by construction;
     its CleanEval score shows how much text the segmentation and the 2/3 rule lose)."""
 

@@ -4,7 +4,7 @@ A fitted model is two files in one folder: ``<name>.pt`` (tensors only, read bac
 ``torch.load(weights_only=True)``, so loading a model never runs pickled code) and
 ``<name>.json`` (the constructor's hyperparameters under ``params`` and whatever else the model
 needs: vocabularies, scalers, training history). Both are written atomically. Loading checks
-the saved hyperparameters against the extractor's own (:meth:`Estimator.check_saved_params`),
+the saved hyperparameters against the extractor's own (:meth:`BaseExtractor.check_saved_params`),
 and reads only regular files, never through a link (symbolic or hard) and none over
 :data:`MAX_FILE_BYTES` (:func:`regular_file`): a model folder may be someone else's.
 """
@@ -22,11 +22,11 @@ from typing import Any
 import torch
 
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
-from boilerbench.extractors.base import Estimator
+from boilerbench.extractors.base import BaseExtractor
 
 
 def save_torch_model(
-    estimator: Estimator, directory: str | os.PathLike[str], name: str, weights: Mapping[str, Any], state: dict
+    estimator: BaseExtractor, directory: str | os.PathLike[str], name: str, weights: Mapping[str, Any], state: dict
 ) -> None:
     """Write ``weights`` (a mapping of tensors or state dicts) to ``<name>.pt`` and ``state`` plus the
     estimator's hyperparameters to ``<name>.json`` in ``directory``."""
@@ -34,7 +34,7 @@ def save_torch_model(
     buf = io.BytesIO()
     torch.save(dict(weights), buf)
     atomic_write_bytes(directory / f"{name}.pt", buf.getvalue())
-    atomic_write_text(directory / f"{name}.json", json.dumps({"params": estimator.get_params(), **state}, indent=1))
+    atomic_write_text(directory / f"{name}.json", json.dumps({"params": estimator.saved_params(), **state}, indent=1))
 
 
 #: The largest model file read (the torch models here are a few MB).
@@ -56,7 +56,7 @@ def regular_file(path: Path) -> Path:
     return path
 
 
-def load_torch_model(estimator: Estimator, directory: str | os.PathLike[str], name: str) -> tuple[dict, dict]:
+def load_torch_model(estimator: BaseExtractor, directory: str | os.PathLike[str], name: str) -> tuple[dict, dict]:
     """The ``(weights, state)`` saved by :func:`save_torch_model`, after checking that they were
     saved with the estimator's hyperparameters (``ValueError`` otherwise)."""
     directory = Path(directory)
@@ -64,9 +64,3 @@ def load_torch_model(estimator: Estimator, directory: str | os.PathLike[str], na
     estimator.check_saved_params(state.pop("params"), directory)
     weights = torch.load(regular_file(directory / f"{name}.pt"), weights_only=True, map_location="cpu")
     return weights, state
-
-
-def require_fitted(estimator: object, attribute: str) -> None:
-    """Raise ``RuntimeError`` when ``estimator`` has no fitted ``attribute`` (fit or load first)."""
-    if not hasattr(estimator, attribute):
-        raise RuntimeError(f"{type(estimator).__name__}.extract called before fit or load")

@@ -39,7 +39,7 @@ import numpy as np
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.cetd import DENSITIES, SELECTIONS, cetd_content, text_density, threshold_walk
 from boilerbench.extractors.dom_stats import DomStats, dom_stats
 from boilerbench.text import collapse_whitespace
@@ -124,7 +124,7 @@ def locate_candidate(
     return candidate
 
 
-class SCEDD(HeuristicExtractor):
+class SCEDD(BaseExtractor):
     """Short-page classifier routing short pages to SCEDD and long pages to CETD."""
 
     def __init__(

@@ -27,9 +27,9 @@ from pathlib import Path
 import pandas as pd
 from omegaconf import OmegaConf
 
+from boilerbench.configs import CONF_DIR, build, extractor_config, extractor_names
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments.model_cache import extractor_version
-from boilerbench.extractors.compose import CONF_DIR, build, extractor_config, extractor_names
 
 #: The reason of a row whose run did not record its code version.
 UNRECORDED = "no code version recorded"
@@ -110,7 +110,7 @@ _VERSIONS_THEN = """
 import json, sys
 from omegaconf import OmegaConf
 from boilerbench.experiments.model_cache import extractor_version
-from boilerbench.extractors.compose import CONF_DIR, build, extractor_config
+from boilerbench.configs import CONF_DIR, build, extractor_config
 out = {}
 for name, params in json.load(sys.stdin):
     try:

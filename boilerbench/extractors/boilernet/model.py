@@ -19,7 +19,7 @@ import logging
 import os
 import random
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from itertools import accumulate
 
 import numpy as np
@@ -29,10 +29,10 @@ from torch import nn
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError, check_choice
 from boilerbench.evaluation import block_counts, block_metrics
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.boilernet.features import LeafLists, Leaves, Vocabulary
 from boilerbench.extractors.derived import derive
-from boilerbench.extractors.persistence import load_torch_model, require_fitted, save_torch_model
+from boilerbench.extractors.persistence import load_torch_model, save_torch_model
 from boilerbench.extractors.training import EarlyStopping, balanced_class_weights, hold_out
 
 log = logging.getLogger(__name__)
@@ -102,8 +102,11 @@ def _shifts(pages: list[tuple[torch.Tensor, torch.Tensor, torch.Tensor]]) -> lis
     return list(accumulate((int(offsets[-1]) for _, _, offsets in pages[:-1]), initial=0))
 
 
-class BoilerNet(Estimator):
+class BoilerNet(BaseExtractor):
     """BoilerNet leaf labeller; hyperparameters as in the paper by default."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True)
 
     def __init__(
         self,
@@ -196,13 +199,13 @@ class BoilerNet(Estimator):
                 loss.backward()
                 optimiser.step()
                 total_loss += loss.item()
-            self._net = net
+            self.net_ = net
             f1 = self._f1(validation) if validation else -total_loss
             self.history_.append({"epoch": epoch, "loss": total_loss, "validation_f1": f1})
             log.info("BoilerNet epoch %d: training loss %.4f, validation F1 %.4f", epoch, total_loss, f1)
             if stopping.update(f1, net):
                 break
-        self._net = stopping.restore(net)
+        self.net_ = stopping.restore(net)
         self.epochs_run_ = len(self.history_)
         return self
 
@@ -223,8 +226,8 @@ class BoilerNet(Estimator):
         400,000-leaf page would otherwise take minutes. The longest CleanEval page has 1,365 leaves
         and the longest L3S-GN1 page 1,250, so real pages are scored whole.
         """
-        require_fitted(self, "_net")
-        self._net.eval()
+        require_fitted(self, "net_")
+        self.net_.eval()
         pieces, owners = [], []
         for k, page in enumerate(pages):
             idx, counts, offsets = self._encode(page.blocks)
@@ -233,7 +236,7 @@ class BoilerNet(Estimator):
                 pieces.append((idx[cut[0] : cut[-1]], counts[cut[0] : cut[-1]], cut - cut[0]))
                 owners.append(k)
         with torch.no_grad():
-            probs = torch.sigmoid(self._net(pieces)).numpy() if pieces else np.zeros((0, 0))
+            probs = torch.sigmoid(self.net_(pieces)).numpy() if pieces else np.zeros((0, 0))
         parts: list[list[np.ndarray]] = [[] for _ in pages]
         for row, (k, piece) in enumerate(zip(owners, pieces, strict=True)):
             parts[k].append(probs[row, : len(piece[2]) - 1])
@@ -249,9 +252,9 @@ class BoilerNet(Estimator):
 
     # -- persistence --------------------------------------------------------------------------
     def save(self, directory: str | os.PathLike[str]) -> None:
-        require_fitted(self, "_net")
+        require_fitted(self, "net_")
         state = {"vocabulary": asdict(self.vocabulary_), "history": self.history_}
-        save_torch_model(self, directory, MODEL_NAME, {"net": self._net.state_dict()}, state)
+        save_torch_model(self, directory, MODEL_NAME, {"net": self.net_.state_dict()}, state)
 
     def load(self, directory: str | os.PathLike[str]) -> BoilerNet:
         weights, state = load_torch_model(self, directory, MODEL_NAME)
@@ -260,5 +263,5 @@ class BoilerNet(Estimator):
         self.epochs_run_ = len(self.history_)
         net = self._network()
         net.load_state_dict(weights["net"])
-        self._net = net.eval()
+        self.net_ = net.eval()
         return self

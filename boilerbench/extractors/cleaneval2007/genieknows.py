@@ -32,15 +32,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 from lxml import etree
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.fiasco import target_units
-from boilerbench.extractors.persistence import require_fitted
 
 #: browsers' default font sizes (px) of headings and of ``<font size=1..7>``
 HEADING_PX = {"h1": 32.0, "h2": 24.0, "h3": 18.72, "h4": 16.0, "h5": 13.28, "h6": 10.72}
@@ -91,9 +91,12 @@ def font_size(el: etree._Element) -> float:
     return 16.0 * scale
 
 
-class GenieKnows(Estimator):
+class GenieKnows(BaseExtractor):
     """GenieKnows: learned block importance from position, font, length, links, sentences, forms,
     images and neighbouring blocks."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True)
 
     def __init__(self, threshold: float = 0.4, C: float = 1.0) -> None:
         if not 0 < threshold < 1 or C <= 0:

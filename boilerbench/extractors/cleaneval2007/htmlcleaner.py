@@ -26,7 +26,7 @@ import numpy as np
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.cleaneval2007.lines import char_stream, in_link
 
 #: English function words: articles and determiners, pronouns, prepositions, conjunctions,
@@ -120,7 +120,7 @@ def select_sequences(scores: np.ndarray, good: np.ndarray, min_score_ratio: floa
     return keep
 
 
-class HTMLCleaner(HeuristicExtractor):
+class HTMLCleaner(BaseExtractor):
     """HTMLCleaner's sentence-sequence selection (``nFW - nA``)."""
 
     def __init__(self, min_score_ratio: float = 0.0) -> None:

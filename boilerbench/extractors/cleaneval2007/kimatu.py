@@ -35,7 +35,7 @@ from rapidfuzz.distance import LCSseq
 from boilerbench.datasets.blocks import BLOCK_TAGS, Blocks
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.cleaneval2007.lines import in_link
 
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -87,7 +87,7 @@ def block_ratios(blocks: Blocks, group: np.ndarray, n_groups: int) -> tuple[np.n
     return ratio, link_share
 
 
-class Kimatu(HeuristicExtractor):
+class Kimatu(BaseExtractor):
     """Kimatu's candidate blocks by ratio, duplicate and quotation removal by LCS, neighbours."""
 
     def __init__(

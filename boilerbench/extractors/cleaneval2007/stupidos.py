@@ -31,14 +31,14 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.cleaneval2007.lines import block_lines, line_texts
-from boilerbench.extractors.persistence import require_fitted
 from boilerbench.tokenizer import normalise_tokens
 
 _COPYRIGHT = re.compile(r"(?i)©|\(c\)\s*\d{4}|copyright|all rights reserved")
@@ -92,8 +92,11 @@ class TrigramLM:
         return total
 
 
-class StupidOS(Estimator):
+class StupidOS(BaseExtractor):
     """StupidOS: regex cleaning, then a clean-vs-boilerplate trigram likelihood ratio per line."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True)
 
     def __init__(
         self,
@@ -102,9 +105,9 @@ class StupidOS(Estimator):
         max_pipes: int = 2,
         min_count: int = 2,
     ) -> None:
-        lambdas = tuple(float(x) for x in lambdas)
-        if len(lambdas) != 4 or min(lambdas) < 0 or lambdas[3] <= 0 or abs(sum(lambdas) - 1) > 1e-6:
-            raise ConfigError(f"lambdas must be 4 non-negative weights summing to 1, the last > 0, got {lambdas}")
+        weights = tuple(float(x) for x in lambdas)
+        if len(weights) != 4 or min(weights) < 0 or weights[3] <= 0 or abs(sum(weights) - 1) > 1e-6:
+            raise ConfigError(f"lambdas must be 4 non-negative weights summing to 1, the last > 0, got {weights}")
         if max_pipes < 1 or min_count < 1:
             raise ConfigError(f"need max_pipes >= 1 and min_count >= 1, got {max_pipes}, {min_count}")
         self.lambdas = lambdas

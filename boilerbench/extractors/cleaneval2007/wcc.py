@@ -43,15 +43,15 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
 from boilerbench.datasets.blocks import Blocks
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError, check_choice
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.cleaneval2007.lines import block_lines, line_texts
-from boilerbench.extractors.persistence import require_fitted
 from boilerbench.tokenizer import normalise_tokens
 
 METHODS = ("heuristic", "baseline", "tree", "lm", "genetic")
@@ -135,8 +135,11 @@ class _Lines:
         return content, other
 
 
-class WCC(Estimator):
+class WCC(BaseExtractor):
     """WCC's systems: ``method`` heuristic (the 2007 entry), baseline, tree, lm or genetic."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True)
 
     def __init__(
         self,

@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ import pycrfsuite
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.crf.features import FEATURE_SETS, page_features
 from boilerbench.extractors.crf.labels import LABELS, crf_labels
 
@@ -30,9 +31,12 @@ _MARKER = {"header": "h", "paragraph": "p", "list": "l"}
 CONFIG_FILE = "crf.json"
 
 
-class CRF(Estimator):
+class CRF(BaseExtractor):
     """Victor's CRF block labeller (hyperparameters: crfsuite's ``c1``/``c2``/``max_iterations``,
     and the feature set: one of Victor's three settings, minus any ``exclude``d features)."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True)
 
     def __init__(
         self,
@@ -49,7 +53,7 @@ class CRF(Estimator):
         self.c2 = c2
         self.max_iterations = max_iterations
         self.feature_set = feature_set
-        self.exclude = tuple(exclude)
+        self.exclude = exclude
 
     def _excluded(self) -> frozenset[str]:
         return frozenset(FEATURE_SETS[self.feature_set]) | frozenset(self.exclude)
@@ -82,8 +86,7 @@ class CRF(Estimator):
 
     def predict(self, page: Page) -> list[str]:
         """The label of each block."""
-        if not hasattr(self, "model_"):
-            raise RuntimeError("CRF.extract called before fit or load")
+        require_fitted(self, "model_")
         if len(page.blocks) == 0:
             return []
         return list(self._tagger.tag(self.features(page)))
@@ -98,12 +101,12 @@ class CRF(Estimator):
     def save(self, directory: str | os.PathLike[str]) -> None:
         directory = Path(directory)
         atomic_write_bytes(directory / MODEL_FILE, self.model_)
-        atomic_write_text(directory / CONFIG_FILE, json.dumps({"labels": LABELS, **self.get_params()}, indent=2))
+        atomic_write_text(directory / CONFIG_FILE, json.dumps({"labels": LABELS, **self.saved_params()}, indent=2))
 
     def load(self, directory: str | os.PathLike[str]) -> CRF:
         directory = Path(directory)
         saved = json.loads((directory / CONFIG_FILE).read_text())
-        self.check_saved_params({k: saved.get(k) for k in self.get_params()}, directory)
+        self.check_saved_params({k: saved.get(k) for k in self.saved_params()}, directory)
         self.model_ = (directory / MODEL_FILE).read_bytes()
         self._open()
         return self

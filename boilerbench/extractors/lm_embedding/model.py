@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +27,7 @@ import numpy as np
 from boilerbench.atomic import atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError, import_optional
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.boilernet.features import LeafLists, Leaves, Vocabulary, ancestor_tags
 from boilerbench.extractors.derived import derive, with_text
 from boilerbench.extractors.lm_embedding.encoder import INSTALL_HINT, SentenceEncoder
@@ -55,8 +57,11 @@ def tag_counts(paths: Sequence[str], tags: Sequence[str]) -> np.ndarray:
     return counts
 
 
-class LMEmbedding(Estimator):
+class LMEmbedding(BaseExtractor):
     """Sentence embedding + positional encoding + ancestor-tag counts -> logistic regression."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True, prepares=True)
 
     def __init__(
         self,
@@ -87,12 +92,16 @@ class LMEmbedding(Estimator):
         self.batch_size = batch_size
         self.precision = precision
         self.seed = seed
-        self.encoder_ = SentenceEncoder(model, max_tokens, batch_size, precision)
+
+    @cached_property
+    def encoder(self) -> SentenceEncoder:
+        """The sentence encoder of the hyperparameters (made on first use: it loads its model lazily too)."""
+        return SentenceEncoder(self.model, self.max_tokens, self.batch_size, self.precision)
 
     # -- features -----------------------------------------------------------------------------
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """A page's block embeddings, plus the positional encoding when ``positional``."""
-        vectors = self.encoder_.encode_page(texts)
+        vectors = self.encoder.encode_page(texts)
         if self.positional:  # added in place: encode_page returns a fresh array
             for start in range(0, len(texts), PE_CHUNK):  # bounds the float64 angles on gigantic pages
                 stop = min(start + PE_CHUNK, len(texts))
@@ -122,7 +131,7 @@ class LMEmbedding(Estimator):
             raise TrainingDataError("LMEmbedding needs at least one training page with text")
         derived = derive(train, lambda p: (LeafLists([], p.blocks.paths), p.blocks.texts, p.gold_labels))
         self.set_tags([leaves for leaves, _, _ in derived])
-        self.encoder_.prefetch([texts for _, texts, _ in derived])
+        self.encoder.prefetch([texts for _, texts, _ in derived])
         x = np.vstack([self.rows(texts, leaves.paths) for leaves, texts, _ in derived])
         y = np.concatenate([labels for _, _, labels in derived])
         return self.fit_matrix(x, y, copy=False)
@@ -150,7 +159,7 @@ class LMEmbedding(Estimator):
 
     def fit_summary(self) -> str:
         """How training went (for logs and benchmarks)."""
-        return f"{self.iterations_} L-BFGS iterations, {self.encoder_.texts_encoded} texts embedded"
+        return f"{self.iterations_} L-BFGS iterations, {self.encoder.texts_encoded} texts embedded"
 
     # -- inference ----------------------------------------------------------------------------
     def prepare(self, pages: Sequence[Page], chunk: int = 32) -> None:
@@ -161,18 +170,18 @@ class LMEmbedding(Estimator):
         pages = [p for p in pages if not p.load_error]
         for start in range(0, len(pages), chunk):
             part = pages[start : start + chunk]
-            self.encoder_.prefetch([p.blocks.texts for p in part], chunk=chunk)
+            self.encoder.prefetch([p.blocks.texts for p in part], chunk=chunk)
             for page in part:
                 page.release()
 
     def predict_proba_matrix(self, x: np.ndarray) -> np.ndarray:
         """Content probability of each feature row."""
-        if not hasattr(self, "coef_"):
-            raise RuntimeError("LMEmbedding.extract called before fit or load")
+        require_fitted(self, "coef_")
         z = ((x - self.mean_) / self.scale_) @ self.coef_ + self.intercept_
         return 1.0 / (1.0 + np.exp(-z))
 
     def extract(self, page: Page) -> Extraction:
+        require_fitted(self, "coef_")
         if len(page.blocks) == 0:
             return Extraction.from_labels(page, np.zeros(0, np.int8))
         probability = self.predict_proba_matrix(self.features(page))
@@ -181,7 +190,7 @@ class LMEmbedding(Estimator):
     # -- persistence --------------------------------------------------------------------------
     def save(self, directory: str | os.PathLike[str]) -> None:
         state = {
-            "params": self.get_params(),
+            "params": self.saved_params(),
             "tags": list(self.tags_),
             "mean": self.mean_.tolist(),
             "scale": self.scale_.tolist(),

@@ -10,12 +10,13 @@ extract``) while the other pages go on.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from importlib import metadata
 from types import ModuleType
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import import_optional
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags
 
 INSTALL_HINT = 'pip install -e ".[refs]"  (or: make install)'
 
@@ -29,7 +30,7 @@ class PageTooLargeError(ValueError):
     """A page over an adapter's size limit (the libraries are not built for them)."""
 
 
-class ReferenceExtractor(HeuristicExtractor):
+class ReferenceExtractor(BaseExtractor):
     """Base of the adapters: an all-whitespace page gives an empty extraction without calling
     the library (several raise on empty documents); anything else the library raises is a
     per-page error, recorded by the runner.
@@ -38,6 +39,11 @@ class ReferenceExtractor(HeuristicExtractor):
     and L3S-GN1) are refused with a per-page error: boilerpy3 takes over four minutes on a
     20 MB page, and the others are not built for such input either.
     """
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(
+            super().__boilerbench_tags__(), distributions=(self.DISTRIBUTION,), max_html_chars=self.max_html_chars
+        )
 
     #: Default of every adapter's ``max_html_chars``.
     MAX_HTML_CHARS = 2_000_000

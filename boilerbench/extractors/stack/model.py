@@ -44,7 +44,8 @@ import os
 import pickle
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -53,11 +54,9 @@ import numpy as np
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice, import_optional
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.derived import derive
-from boilerbench.extractors.ensembles import DEFAULT_MEMBERS, check_members
-from boilerbench.extractors.members import WithMembers, vote_matrix
-from boilerbench.extractors.persistence import require_fitted
+from boilerbench.extractors.members import WithMembers, check_members, vote_matrix
 from boilerbench.extractors.sequence import viterbi
 from boilerbench.extractors.stack.compiled_trees import compile_trees
 from boilerbench.extractors.stack.features import (
@@ -147,13 +146,26 @@ def transition_log_probs(label_sequences: Sequence[np.ndarray]) -> np.ndarray:
     return np.log(counts / counts.sum(axis=1, keepdims=True))
 
 
-class Stack(WithMembers, Estimator):
+class Stack(WithMembers, BaseExtractor):
     """Gradient-boosted trees over block features (``features``: ``blocks``), member votes
     (``votes``) or both (``all``, default); hyperparameters are the trees' and the decoding's."""
 
+    def __boilerbench_tags__(self) -> Tags:
+        trees = "lightgbm" if self.backend == "lightgbm" else "scikit-learn"
+        return replace(
+            super().__boilerbench_tags__(),
+            learns=True,
+            persistent=True,
+            # scikit-learn's trees have no format but pickle: a model file from others is then refused
+            loads_pickle=self.backend != "lightgbm",
+            has_members=True,
+            has_feature_names=True,
+            distributions=(trees, *self.member_distributions()),
+        )
+
     def __init__(
         self,
-        members: Sequence[str] = DEFAULT_MEMBERS,
+        members: Mapping[str, BaseExtractor] | None = None,
         features: str = "all",
         backend: str = "lightgbm",
         n_estimators: int = 1000,
@@ -189,7 +201,9 @@ class Stack(WithMembers, Estimator):
                 "need 0 < threshold < 1, smoothing >= 0, n_estimators >= 1, learning_rate > 0 and stage_folds >= 2, "
                 f"got {threshold}, {smoothing}, {n_estimators}, {learning_rate}, {stage_folds}"
             )
-        self.members = check_members(members) if features != "blocks" else tuple(members)
+        if features != "blocks":
+            check_members(members)
+        self.members = members
         self.features = features
         self.backend = backend
         self.n_estimators = n_estimators
@@ -418,7 +432,7 @@ class Stack(WithMembers, Estimator):
     def probabilities(self, rows: np.ndarray, page: Page | None = None) -> np.ndarray:
         """P(content) of each row of ``page`` (needed by the second stage, whose context is the page's)."""
         p = self._predict(self.model_, rows, self.compiled_trees)
-        if getattr(self, "stage_two_", None) is None:
+        if self.stage_two_ is None:
             return p
         assert page is not None, "the second stage needs the page"
         layout = (page.blocks.paths, page.blocks.word_counts)
@@ -456,10 +470,10 @@ class Stack(WithMembers, Estimator):
         clock.lap("features_ms")
         p = self.probabilities(rows, page)
         clock.lap("trees_ms")
-        gate = getattr(self, "gate_", None)
-        summary = page_summary(rows, words) if gate is not None else None
-        page_type = gate.page_type(summary) if gate is not None else None
-        decoding = gate.decoding_of(summary) if gate is not None else None
+        page_type = decoding = None
+        if self.gate_ is not None:
+            summary = page_summary(rows, words)
+            page_type, decoding = self.gate_.page_type(summary), self.gate_.decoding_of(summary)
         labels = self.decode(p, words, decoding)
         clock.lap("decode_ms")
         info: dict = clock.laps
@@ -471,25 +485,12 @@ class Stack(WithMembers, Estimator):
     def feature_names(self) -> list[str]:
         """The names of the trees' input columns."""
         require_fitted(self, "model_")
-        names = feature_names(self.features, self.members, self.vocabulary_)
+        names = feature_names(self.features, list(self.members or ()), self.vocabulary_)
         return names + [f"context.{f}" for f in CONTEXT_FEATURES] if self.second_stage else names
-
-    def required_distributions(self) -> list[str]:
-        """The packages whose versions the fitted model depends on: the trees' library and each
-        member's library (a member's votes are features)."""
-        members = [m.extractor for m in self.built_members()]
-        libraries = [m.DISTRIBUTION for m in members if hasattr(m, "DISTRIBUTION")]
-        return ["lightgbm" if self.backend == "lightgbm" else "scikit-learn", *libraries]
-
-    @property
-    def loads_pickle(self) -> bool:
-        """Whether :meth:`load` unpickles (scikit-learn's trees have no other format): a model file
-        from others is then refused (:mod:`boilerbench.experiments.model_file`)."""
-        return self.backend != "lightgbm"
 
     def run_info(self) -> dict:
         """What the run summary records about the fitted model."""
-        return dict(getattr(self, "fit_info_", {}))
+        return dict(self.__dict__.get("fit_info_", {}))
 
     # -- persistence ------------------------------------------------------------------------
 
@@ -507,7 +508,7 @@ class Stack(WithMembers, Estimator):
             else:
                 atomic_write_bytes(path, pickle.dumps(model))
         state = {
-            "params": self.get_params(),
+            "params": self.saved_params(),
             "vocabulary": self.vocabulary_,
             "transitions": self.transitions_.tolist(),
             "gate": self.gate_.to_json() if self.gate_ is not None else None,

@@ -19,6 +19,7 @@ import logging
 import os
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import torch
@@ -27,9 +28,9 @@ from torch import nn
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError
 from boilerbench.evaluation import block_counts, block_metrics
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.boilernet.features import ancestor_tags
-from boilerbench.extractors.persistence import load_torch_model, require_fitted, save_torch_model
+from boilerbench.extractors.persistence import load_torch_model, save_torch_model
 from boilerbench.extractors.tagpath_lstm.fasttext import TagEmbeddings, train_tag_embeddings
 from boilerbench.extractors.training import EarlyStopping, balanced_class_weights, hold_out
 
@@ -66,8 +67,11 @@ class PathClassifier(nn.Module):
         return self.out(self.dropout(torch.cat([last[which], extra], dim=1))).squeeze(-1)
 
 
-class TagPathLSTM(Estimator):
+class TagPathLSTM(BaseExtractor):
     """Keep / drop each text leaf from its tag path (fastText tag vectors + LSTM)."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True)
 
     def __init__(
         self,
@@ -188,13 +192,13 @@ class TagPathLSTM(Estimator):
                 loss.backward()
                 optimiser.step()
                 total += loss.item() * len(batch)
-            self._net = net
+            self.net_ = net
             f1 = self._f1(validation) if validation else -total
             self.history_.append({"epoch": epoch, "loss": total / len(labels), "validation_f1": f1})
             log.info("TagPathLSTM epoch %d: training loss %.4f, validation F1 %.4f", epoch, total / len(labels), f1)
             if stopping.update(f1, net):
                 break
-        self._net = stopping.restore(net)
+        self.net_ = stopping.restore(net)
         return self
 
     def fit_summary(self) -> str:
@@ -210,15 +214,15 @@ class TagPathLSTM(Estimator):
     # -- inference ----------------------------------------------------------------------------
     def predict_proba(self, pages: Sequence[Page]) -> list[np.ndarray]:
         """Content probability of every block of each page."""
-        require_fitted(self, "_net")
+        require_fitted(self, "net_")
         paths, which, extra = self._encode(pages)
         if not len(which):
             return [np.zeros(0, dtype=np.float32) for _ in pages]
-        self._net.eval()
+        self.net_.eval()
         vectors, lengths = self._path_tensor(paths)
         with torch.no_grad():
             probabilities = torch.sigmoid(
-                self._net(vectors, lengths, torch.from_numpy(which), torch.from_numpy(extra))
+                self.net_(vectors, lengths, torch.from_numpy(which), torch.from_numpy(extra))
             ).numpy()
         return np.split(probabilities, np.cumsum([len(p.blocks) for p in pages])[:-1])
 
@@ -227,9 +231,9 @@ class TagPathLSTM(Estimator):
 
     # -- persistence --------------------------------------------------------------------------
     def save(self, directory: str | os.PathLike[str]) -> None:
-        require_fitted(self, "_net")
+        require_fitted(self, "net_")
         weights = {
-            "net": self._net.state_dict(),
+            "net": self.net_.state_dict(),
             "vectors": torch.from_numpy(self.embeddings_.vectors),
             "ngram_vectors": torch.from_numpy(self.embeddings_.ngram_vectors),
         }
@@ -245,5 +249,5 @@ class TagPathLSTM(Estimator):
         self.history_ = state["history"]
         net = self._network()
         net.load_state_dict(weights["net"])
-        self._net = net.eval()
+        self.net_ = net.eval()
         return self

@@ -24,6 +24,7 @@ import logging
 import os
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 import torch
@@ -32,9 +33,9 @@ from torch import nn
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError
 from boilerbench.evaluation import block_counts, block_metrics
-from boilerbench.extractors.base import Estimator, Extraction
+from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.derived import derive
-from boilerbench.extractors.persistence import load_torch_model, require_fitted, save_torch_model
+from boilerbench.extractors.persistence import load_torch_model, save_torch_model
 from boilerbench.extractors.sequence import viterbi
 from boilerbench.extractors.training import EarlyStopping, hold_out
 from boilerbench.extractors.web2text.features import (
@@ -85,8 +86,11 @@ def _windows(lengths: Sequence[int], window: int) -> np.ndarray:
     return np.asarray(rows, dtype=np.int64).reshape(-1, window)
 
 
-class Web2Text(Estimator):
+class Web2Text(BaseExtractor):
     """Web2Text block labeller; hyperparameters default to the paper's."""
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True)
 
     def __init__(
         self,
@@ -104,7 +108,6 @@ class Web2Text(Estimator):
         validation_share: float = 0.1,
         seed: int = 0,
     ) -> None:
-        channels, widths = tuple(channels), tuple(widths)
         if len(widths) != len(channels) + 1 or any(w < 1 or w % 2 == 0 for w in widths):
             raise ConfigError(f"extractor.widths must be {len(channels) + 1} odd widths (one per layer), got {widths}")
         if min(batch_size, window, max_steps, eval_every, patience) < 1 or lambda_pairwise < 0:

@@ -1,25 +1,25 @@
 """Extractors from their config names: compose ``conf/extractor/<name>.yaml`` as the command line
 does (defaults lists and overrides applied) and instantiate it.
 
-The runner, the tests, the benchmarks, ``boilerbench extract`` and the ensembles (whose members
-are config names) all build extractors this way, so a member behaves exactly as the same
-extractor run alone.
+The runner, the tests, the benchmarks and ``boilerbench extract`` build extractors this way. It
+lives outside :mod:`boilerbench.extractors`, which never reads ``conf/``: an ensemble's or a
+stack's members are nested configs in its own (``conf/extractor/members/<name>.yaml`` puts
+``conf/extractor/<name>.yaml`` under ``members.<name>``), instantiated by Hydra with it, so a
+member behaves exactly as the same extractor run alone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from hydra.errors import InstantiationException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from boilerbench.errors import BoilerbenchError, check_choice
-
-#: The project's Hydra config folder.
-CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+from boilerbench.conf import CONF_DIR
+from boilerbench.errors import BoilerbenchError, ConfigError, check_choice
+from boilerbench.extractors.members import MEMBERS_FORM
 
 
 def extractor_names() -> list[str]:
@@ -39,13 +39,17 @@ def build(node: DictConfig | dict):
 
 
 def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]:
-    """The resolved config of extractor ``name`` with ``overrides`` (``"k=v"`` on its keys). Works
-    inside a Hydra run (the app's config search path) and outside one."""
+    """The resolved config of extractor ``name`` with ``overrides`` (``"k=v"`` on its keys, or
+    ``"extractor/members=[a,b]"``: the members). Works inside a Hydra run (the app's config search
+    path) and outside one."""
     from hydra import compose, initialize_config_dir
     from hydra.core.global_hydra import GlobalHydra
 
     check_choice("extractor", name, extractor_names())
-    arguments = [f"extractor={name}", *(f"extractor.{o}" for o in overrides)]
+    message = members_override([f"extractor.{o}" for o in overrides])
+    if message:
+        raise ConfigError(message)
+    arguments = [f"extractor={name}", *(o if o.startswith("extractor/") else f"extractor.{o}" for o in overrides)]
     if GlobalHydra.instance().is_initialized():
         cfg = compose("config", overrides=arguments)
     else:
@@ -54,6 +58,16 @@ def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     assert isinstance(config, dict)
     return {str(k): v for k, v in config.items()}
+
+
+def members_override(overrides: Sequence[str]) -> str | None:
+    """The one-line error for the older override of an ensemble's members by name
+    (``extractor.members=[a,b]``, which Hydra cannot merge into nested member configs), naming
+    the new form; None when no override is one."""
+    for override in overrides:
+        if override.startswith("extractor.members="):
+            return f"{override}: {MEMBERS_FORM}"
+    return None
 
 
 def make_extractor(name: str, overrides: Sequence[str] = ()):
