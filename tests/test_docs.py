@@ -14,7 +14,7 @@ from conftest import PROJECT
 from boilerbench.reports.site.__main__ import check, readme
 from boilerbench.reports.site.check import docstring_problems, problems
 from boilerbench.reports.site.leaderboard import rows, viewer_slug
-from boilerbench.reports.site.render import expand
+from boilerbench.reports.site.render import expand, generated_extractor_page, unlisted_names
 from boilerbench.reports.site.store import Store, figure
 
 README = PROJECT / "README.md"
@@ -54,13 +54,27 @@ def test_no_development_history_in_the_pages():
         assert not history.search(built), page
 
 
-def test_every_extractor_and_dataset_config_has_its_page():
+def test_every_dataset_config_has_its_page_and_every_extractor_page_is_in_the_navigation():
     conf = PROJECT / "boilerbench/conf"
     nav = (PROJECT / "mkdocs.yml").read_text()
-    for group, folder in (("extractor", "extractors"), ("dataset", "datasets")):
-        for config in (conf / group).glob("*.yaml"):
-            assert (DOCS / folder / f"{config.stem}.md").is_file(), config
-            assert f"{folder}/{config.stem}.md" in nav, config
+    for config in (conf / "dataset").glob("*.yaml"):
+        assert (DOCS / "datasets" / f"{config.stem}.md").is_file(), config
+        assert f"datasets/{config.stem}.md" in nav, config
+    for page in (DOCS / "extractors").glob("*.md"):
+        assert f"extractors/{page.name}" in nav, page
+
+
+def test_an_extractor_without_a_page_gets_one_generated_and_listed():
+    names = unlisted_names(DOCS / "extractors")
+    assert "bte" not in names  # it has its own page
+    page = generated_extractor_page("bte")
+    assert page.startswith("# `bte` (`extractor=bte`)")
+    assert "::: boilerbench.extractors.bte\n" in page and "::: boilerbench.extractors.bte.BTE\n" in page
+    assert "<!-- settings: extractor/bte -->" in page and "<!-- figures: bte -->" in page
+    index = "| [`bte`](bte.md) | BTE |\n\n<!-- unlisted-extractors -->\n"
+    listed = expand(index, Store(PROJECT / "reports/results"))
+    assert "- [`cetd`](cetd.md): `boilerbench.extractors.cetd.CETD`" in listed
+    assert "[`bte`](bte.md): " not in listed  # linked by the page already
 
 
 # --- planted pages against a small store -----------------------------------------------------

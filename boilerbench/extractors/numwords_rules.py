@@ -6,11 +6,11 @@ the decision tree over number of words and link density; boilerpipe's
 The paper's text blocks are runs of text between block-level tags: here, the page's lines (the
 canonical blocks between two line breaks, :func:`~boilerbench.extractors.cleaneval2007.lines.block_lines`).
 A line's link density is the share of its words inside ``<a>`` elements. A line is content when
-its link density is at most ``max_link_density`` (the paper's 0.333333) and, by the paper's
-thresholds on the words of the line, of the previous and of the next one (a missing neighbour
-has no words and no links):
+its link density is at most ``max_link_density`` (one third in the paper, six decimals in
+boilerpipe) and, by the paper's thresholds on the words of the line, of the previous and of the
+next one (a missing neighbour has no words and no links):
 
-- after a line with link density at most 0.555556: content unless it has at most 16 words, the
+- after a line with link density at most five ninths: content unless it has at most 16 words, the
   next line at most 15 and the previous one at most 4;
 - after a more linked line (a menu): content when it has over 40 words or the next line over 17.
 

@@ -20,7 +20,7 @@ from mkdocs.structure.pages import Page
 
 from boilerbench.reports.site.check import docstring_problems, problems
 from boilerbench.reports.site.leaderboard import VIEWERS, data_script
-from boilerbench.reports.site.render import expand
+from boilerbench.reports.site.render import expand, generated_extractor_page, unlisted_names
 from boilerbench.reports.site.store import STORE, Store
 
 _store: Store | None = None
@@ -49,9 +49,12 @@ def _viewer_files(folder: Path, config: MkDocsConfig) -> tuple[list[File], set[s
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    """Add the store's figures, the leaderboard's data and the built viewers to the site."""
+    """Add the store's figures, the leaderboard's data, the built viewers and the generated page of
+    every extractor that has no hand-written one to the site."""
     assert _store is not None
     root = _root(config)
+    for name in unlisted_names(Path(config.docs_dir) / "extractors"):
+        files.append(File.generated(config, f"extractors/{name}.md", content=generated_extractor_page(name)))
     for png in sorted(_store.root.glob("fig_*.png")):
         files.append(File.generated(config, f"results/{png.name}", abs_src_path=str(png)))
     viewer_files, slugs = _viewer_files(root / config.extra.get("viewers", VIEWERS), config)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from boilerbench.configs import extractor_config
 from boilerbench.reports.published import PUBLISHED, SOURCES
 from boilerbench.reports.site.store import PUBLISHED_SOURCE, Store, figure, is_missing, run_figure
 
@@ -35,7 +36,8 @@ OWN_REPORTS = ("table_datasets", "table_languages", "table_headline")
 
 VERBATIM = re.compile(r"<!-- store: (?P<file>[\w.-]+) -->\n(?P<body>.*?)<!-- /store -->", re.S)
 DIRECTIVE = re.compile(
-    r"<!-- (?P<name>figures-list|tables-list|figures|settings|leaderboard)(?:: (?P<arg>[\w/-]+))? -->"
+    r"<!-- (?P<name>figures-list|tables-list|figures|settings|leaderboard|unlisted-extractors)"
+    r"(?:: (?P<arg>[\w/-]+))? -->"
 )
 
 
@@ -66,9 +68,47 @@ def expand(text: str, store: Store) -> str:
             return figures_list(store)
         if name == "tables-list":
             return tables_list(store)
+        if name == "unlisted-extractors":
+            return unlisted_extractors(text)
         return LEADERBOARD_HTML + "\n\n" + speed_quality(store)
 
     return DIRECTIVE.sub(one, text)
+
+
+def target(name: str) -> str:
+    """The ``_target_`` class of extractor config ``name``."""
+    return str(extractor_config(name)["_target_"])
+
+
+def generated_extractor_page(name: str) -> str:
+    """The page of an extractor that has no hand-written one (``docs/extractors/NAME.md``): its
+    command, its settings, its module's and class's docstrings and its figures, so that a new
+    extractor needs only its module and its YAML."""
+    cls = target(name)
+    docstrings = "\n\n".join(
+        f"::: {path}\n    options:\n      members: false\n      show_root_heading: false"
+        for path in (cls.rsplit(".", 1)[0], cls)
+    )
+    return (
+        f"# `{name}` (`extractor={name}`)\n\n    python run.py extractor={name} dataset=cleaneval\n\n"
+        f"## Settings\n\n<!-- settings: extractor/{name} -->\n\n"
+        f"## The method, from the code's docstrings\n\n{docstrings}\n\n"
+        f"## Published figures beside ours\n\n<!-- figures: {name} -->\n"
+    )
+
+
+def unlisted_names(pages: Path) -> list[str]:
+    """The extractor configs that have no page in folder ``pages``: theirs is generated."""
+    return sorted(p.stem for p in (CONF / "extractor").glob("*.yaml") if not (pages / f"{p.stem}.md").is_file())
+
+
+def unlisted_extractors(index: str) -> str:
+    """Links to the pages of the extractor configs that the page ``index`` does not link to
+    (``NAME.md``), with each one's class: a new extractor is listed without editing the index."""
+    names = [p.stem for p in sorted((CONF / "extractor").glob("*.yaml")) if f"({p.stem}.md)" not in index]
+    if not names:
+        return "None: every extractor is in a table above."
+    return "\n".join(f"- [`{name}`]({name}.md): `{target(name)}`" for name in names)
 
 
 def settings(name: str) -> str:
