@@ -22,7 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from boilerbench.datasets.blocks import Blocks
 from boilerbench.evaluation.classification import prf_from_counts
+from boilerbench.extractors.stack.items import item_layout, page_structure
+from boilerbench.extractors.stack.structured import page_evidence
 
 
 def page_summary(rows: np.ndarray, words: np.ndarray) -> np.ndarray:
@@ -40,6 +43,15 @@ def page_summary(rows: np.ndarray, words: np.ndarray) -> np.ndarray:
             [np.log1p(len(rows)), np.log1p(float(words.sum()))],
         ]
     )
+
+
+def type_evidence(blocks: Blocks, url: str | None, items: np.ndarray | None = None) -> np.ndarray:
+    """A page's evidence of its type beyond its blocks' features (the gate's ``type_evidence``):
+    its schema.org families and URL words (:func:`~boilerbench.extractors.stack.structured.page_evidence`)
+    and the shape of its item groups (:func:`~boilerbench.extractors.stack.items.page_structure`;
+    ``items``: its :func:`~boilerbench.extractors.stack.items.item_layout`, made when not given)."""
+    items = item_layout(blocks) if items is None else items
+    return np.concatenate([page_evidence(blocks, url), page_structure(items, blocks.word_counts)])
 
 
 def word_f1(labels: np.ndarray, gold: np.ndarray, words: np.ndarray) -> float:
