@@ -514,8 +514,9 @@ class Stack(WithMembers, Estimator):
         clock.lap("decode_ms")
         info: dict = clock.laps
         info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
-        if page_type is not None:
+        if gate is not None and summary is not None:
             info["predicted_page_type"] = page_type
+            info["page_type_confidence"] = float(gate.probabilities(summary).max())
         extraction = Extraction.from_labels(page, labels, None, **info)
         extra = fallback_text(page.blocks, extraction.text) if self.product_fallback else ""
         if extra:

@@ -74,8 +74,13 @@ class TypeGate:
 
     def page_type(self, summary: np.ndarray) -> str:
         """The predicted type of a page from its :func:`page_summary`."""
+        return self.classes[int(np.argmax(self.probabilities(summary)))]
+
+    def probabilities(self, summary: np.ndarray) -> np.ndarray:
+        """The classifier's probability of each of :attr:`classes` (the softmax of its scores)."""
         scores = self.coef @ ((summary - self.mean) / self.scale) + self.intercept
-        return self.classes[int(np.argmax(scores))]
+        e = np.exp(scores - scores.max())
+        return e / e.sum()
 
     def decoding_of(self, summary: np.ndarray) -> str:
         """The decoding of the page's predicted type."""

@@ -1,0 +1,90 @@
+"""The stack's page-type classifier, read from runs: accuracy, confusion matrix and calibration.
+
+A stack with ``decoding=by_page_type`` records each page's ``predicted_page_type`` (and, since the
+classifier's probabilities are recorded, ``page_type_confidence``) in the run's ``pages.csv``,
+beside the dataset's ``page_type`` (WCXB's). For each run folder given, this prints the number of
+typed pages, the accuracy with its 95 % Wilson interval, the confusion matrix (rows: the gold type,
+columns: the predicted one) and, where confidences are there, the expected calibration error over
+five equal-width bins of confidence (Guo et al., ICML 2017, eq. 3).
+
+    python studies/page_types.py RUN_DIR [RUN_DIR ...]
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import sys
+from pathlib import Path
+
+from boilerbench.errors import ConfigError
+
+
+def read_pages(run: Path) -> list[dict[str, str]]:
+    """The rows of a run's ``pages.csv`` that have a gold and a predicted type."""
+    path = run / "pages.csv"
+    if not path.is_file():
+        raise ConfigError(f"{run} holds no pages.csv")
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("page_type") and r.get("predicted_page_type")]
+    if not rows:
+        raise ConfigError(f"{path} has no page with both page_type and predicted_page_type (decoding=by_page_type)")
+    return rows
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion ``k / n``."""
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def calibration_error(confidence: list[float], correct: list[bool], bins: int = 5) -> float:
+    """Expected calibration error: the page-weighted mean gap between accuracy and mean confidence per bin."""
+    total = 0.0
+    for b in range(bins):
+        members = [i for i, c in enumerate(confidence) if min(int(c * bins), bins - 1) == b]
+        if members:
+            accuracy = sum(correct[i] for i in members) / len(members)
+            mean = sum(confidence[i] for i in members) / len(members)
+            total += len(members) * abs(accuracy - mean)
+    return total / len(confidence)
+
+
+def report(run: Path) -> str:
+    """The figures of one run, as text."""
+    rows = read_pages(run)
+    gold = [r["page_type"] for r in rows]
+    predicted = [r["predicted_page_type"] for r in rows]
+    correct = [g == p for g, p in zip(gold, predicted, strict=True)]
+    lo, hi = wilson(sum(correct), len(rows))
+    lines = [f"{run}: {len(rows)} pages, accuracy {sum(correct) / len(rows):.3f} [{lo:.3f}, {hi:.3f}]"]
+    if all(r.get("page_type_confidence") for r in rows):
+        confidence = [float(r["page_type_confidence"]) for r in rows]
+        ece = calibration_error(confidence, correct)
+        lines.append(f"  mean confidence {sum(confidence) / len(rows):.3f}, ECE (5 bins) {ece:.3f}")
+    types = sorted(set(gold) | set(predicted))
+    width = max(len(t) for t in types) + 1
+    lines.append("  gold \\ predicted".ljust(width + 2) + "".join(t[:6].rjust(7) for t in types) + "  recall")
+    for t in types:
+        counts = [sum(1 for g, p in zip(gold, predicted, strict=True) if g == t and p == u) for u in types]
+        n = sum(counts)
+        recall = f"{counts[types.index(t)] / n:.2f}" if n else "-"
+        lines.append(f"  {t}".ljust(width + 2) + "".join(str(c).rjust(7) for c in counts) + recall.rjust(8))
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        raise ConfigError("usage: python studies/page_types.py RUN_DIR [RUN_DIR ...]")
+    print("\n\n".join(report(Path(a)) for a in argv))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        sys.exit(2)
