@@ -31,6 +31,15 @@ that did not see them (``stage_folds`` folds of pages, stacked generalisation), 
 the first stage's errors as they fall on new pages; a page repeated by a balanced mixture stays
 in one fold.
 
+Pages as items and structured data (issue 33; off by default, on in ``conf/extractor/stack.yaml``,
+chosen on WCXB's validation pages): ``item_groups`` gives the second stage the features of each
+block's item group (:mod:`boilerbench.extractors.stack.items`: a thread's posts, a listing's items,
+a collection's cards as repeated sibling subtrees) and ``item_pooling`` takes the decision per role
+of a group; ``structured_blocks`` adds schema.org block features, ``type_evidence`` gives the
+page-type classifier the page's schema.org types, URL words and item-group shape, and
+``product_fallback`` appends a JSON-LD product description the extraction lacks
+(:mod:`boilerbench.extractors.stack.structured`).
+
 Backends: LightGBM (default; saved as its text model format) or scikit-learn's
 HistGradientBoostingClassifier (saved with pickle, so only load those you made). The choice of
 the default is measured in ``studies/stack_gbt.py``.
@@ -280,14 +289,14 @@ class Stack(WithMembers, Estimator):
 
     def _context(self, layouts: Sequence[Layout], p: np.ndarray) -> np.ndarray:
         """The second stage's context columns of the pages' blocks, from first-stage ``p`` (rows in
-        page order): :func:`context_features`, then with ``item_groups`` the item features."""
+        page order): with ``item_groups`` the item features, then :func:`context_features`."""
         parts = []
         for layout, q in zip(layouts, split_pages(p, layouts), strict=True):
             words = layout.words.astype(np.float64)
             columns = [context_features(layout.paths, words, q)]
             if self.item_groups:
                 assert layout.items is not None
-                columns.append(item_features(layout.items, layout.paths, words, q))
+                columns.insert(0, item_features(layout.items, layout.paths, words, q))
             parts.append(np.hstack(columns))
         width = len(CONTEXT_FEATURES) + (len(item_feature_names()) if self.item_groups else 0)
         return np.concatenate(parts) if parts else np.zeros((0, width))
@@ -531,7 +540,7 @@ class Stack(WithMembers, Estimator):
         names += list(BLOCK_EVIDENCE_NAMES) if self.structured_blocks else []
         if not self.second_stage:
             return names
-        return names + [f"context.{f}" for f in CONTEXT_FEATURES] + (item_feature_names() if self.item_groups else [])
+        return names + (item_feature_names() if self.item_groups else []) + [f"context.{f}" for f in CONTEXT_FEATURES]
 
     def required_distributions(self) -> list[str]:
         """The packages whose versions the fitted model depends on: the trees' library and each
