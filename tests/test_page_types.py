@@ -176,3 +176,18 @@ def test_bad_item_pooling_is_a_config_error():
         small(item_pooling=1.5)
     with pytest.raises(ConfigError, match="item_level"):
         small(item_level="middle")
+
+
+def test_the_study_prints_accuracy_confusion_and_calibration(tmp_path):
+    from studies.page_types import calibration_error, report, wilson
+
+    rows = [("forum", "forum", 0.9), ("forum", "article", 0.6), ("article", "article", 0.9), ("listing", "", 0.5)]
+    lines = ["page_id,page_type,predicted_page_type,page_type_confidence"]
+    lines += [f"p{k},{g},{p},{c}" for k, (g, p, c) in enumerate(rows)]
+    (tmp_path / "pages.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    text = report(tmp_path).splitlines()
+    lo, hi = wilson(2, 3)
+    assert text[0] == f"{tmp_path}: 3 pages, accuracy 0.667 [{lo:.3f}, {hi:.3f}]"  # the untyped prediction is left out
+    # bins: 0.6 (wrong) alone, the two 0.9 (right) together: (|0 - 0.6| + 2 |1 - 0.9|) / 3
+    assert calibration_error([0.9, 0.6, 0.9], [True, False, True]) == pytest.approx(0.8 / 3)
+    assert text[3].split() == ["article", "1", "0", "1.00"] and text[4].split() == ["forum", "1", "1", "0.50"]
