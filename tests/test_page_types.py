@@ -191,3 +191,24 @@ def test_the_study_prints_accuracy_confusion_and_calibration(tmp_path):
     # bins: 0.6 (wrong) alone, the two 0.9 (right) together: (|0 - 0.6| + 2 |1 - 0.9|) / 3
     assert calibration_error([0.9, 0.6, 0.9], [True, False, True]) == pytest.approx(0.8 / 3)
     assert text[3].split() == ["article", "1", "0", "1.00"] and text[4].split() == ["forum", "1", "1", "0.50"]
+
+
+def test_temperature_scaling_follows_the_out_of_fold_errors():
+    from boilerbench.extractors.stack import page_types
+
+    x = np.linspace(-3, 3, 120)[:, None]
+    types = ["article" if v < 0 else "forum" for v in x[:, 0]]
+    gate = page_types.fit_classifier(x, types, 0)
+    # one clean feature: the regularised classifier is never wrong out of fold, yet hesitant: sharpen
+    assert page_types.fit_temperature(gate, x, types, folds=3, seed=0) < 1.0
+    # 300 features and 90 pages, the type in the first: it fits noise and is overconfident out of fold: soften
+    wide = np.random.default_rng(0).normal(size=(90, 300))
+    wide_types = ["article" if v < 0 else "forum" for v in wide[:, 0]]
+    wide_gate = page_types.fit_classifier(wide, wide_types, 0)
+    assert page_types.fit_temperature(wide_gate, wide, wide_types, folds=3, seed=0) > 1.0
+    gate.temperature = 4.0
+    scores = (gate.coef @ ((np.array([0.5]) - gate.mean) / gate.scale) + gate.intercept) / 4.0
+    assert gate.probabilities(np.array([0.5])) == pytest.approx(np.exp(scores) / np.exp(scores).sum())
+    assert page_types.TypeGate.from_json(json.loads(json.dumps(gate.to_json()))).temperature == 4.0
+    old = {k: v for k, v in gate.to_json().items() if k != "temperature"}  # a model saved before temperatures
+    assert page_types.TypeGate.from_json(old).temperature == 1.0

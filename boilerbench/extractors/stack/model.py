@@ -84,6 +84,7 @@ from boilerbench.extractors.stack.page_types import (
     choose_decodings,
     decoding_gains,
     fit_classifier,
+    fit_temperature,
     out_of_fold_types,
     page_summary,
     type_evidence,
@@ -358,6 +359,7 @@ class Stack(WithMembers, Estimator):
             "n_trees_stage_two": self._n_trees(self.stage_two_) if self.stage_two_ is not None else 0,
             "page_type_decoding": self.gate_.decoding if self.gate_ is not None else None,
             "page_type_gains": self.decoding_gains_ if self.gate_ is not None else None,
+            "page_type_temperature": self.gate_.temperature if self.gate_ is not None else None,
             "fit_s": time.perf_counter() - start,
         }
         log.info("stack fitted: %s", self.fit_info_)
@@ -377,6 +379,7 @@ class Stack(WithMembers, Estimator):
         types = [str(train[k].page_type) for k in typed.values()]
         rows = np.array([summaries[k] for k in typed.values()])
         gate = fit_classifier(rows, types, self.seed)
+        gate.temperature = fit_temperature(gate, rows, types, self.stage_folds, self.seed)
         held_out = dict(zip(typed, out_of_fold_types(rows, types, self.stage_folds, self.seed), strict=True))
         predicted = [
             held_out.get(id(page)) or gate.page_type(summary) for page, summary in zip(train, summaries, strict=True)
