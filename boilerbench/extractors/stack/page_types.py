@@ -146,7 +146,7 @@ def fit_temperature(gate: TypeGate, summaries: np.ndarray, types: Sequence[str],
         if not held.any() or len(set(rest)) < 2:
             continue
         part = fit_classifier(summaries[~held], rest, seed)
-        for i in np.flatnonzero(held):
+        for i in map(int, np.flatnonzero(held)):
             if types[i] in part.classes:
                 z = np.full(len(gate.classes), -np.inf)  # a class the fold's classifier never saw: probability 0
                 z[[gate.classes.index(c) for c in part.classes]] = (
