@@ -47,6 +47,7 @@ the default is measured in ``studies/stack_gbt.py``.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import os
@@ -113,6 +114,9 @@ DECODINGS = ("threshold", "expected_f1", "by_page_type")
 ITEM_LEVELS = ("inner", "outer")
 STATE_FILE = "stack.json"
 MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
+#: Hyperparameters added after models were shipped (issue 33), whose defaults keep the behaviour
+#: from before them: a saved model without them loads as fitted with their defaults.
+ADDED_PARAMS = ("item_groups", "item_pooling", "item_level", "structured_blocks", "type_evidence", "product_fallback")
 #: The second stage's model file: the first stage's name with this before the suffix.
 STAGE_TWO = ".stage2"
 
@@ -589,7 +593,7 @@ class Stack(WithMembers, Estimator):
     def load(self, directory: str | os.PathLike[str]) -> Stack:
         directory = Path(directory)
         state = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))
-        self.check_saved_params(state["params"], directory)
+        self.check_saved_params({**self._added_defaults(), **state["params"]}, directory)
         self.model_ = self._load_trees(self._model_path(directory, 1))
         self.stage_two_ = self._load_trees(self._model_path(directory, 2)) if self.second_stage else None
         self.vocabulary_ = list(state["vocabulary"])
@@ -601,6 +605,12 @@ class Stack(WithMembers, Estimator):
                 if model is not None:
                     self._compiled(model)
         return self
+
+    @classmethod
+    def _added_defaults(cls) -> dict:
+        """The defaults of :data:`ADDED_PARAMS`: a model saved before they existed was fitted with them."""
+        parameters = inspect.signature(cls.__init__).parameters
+        return {name: parameters[name].default for name in ADDED_PARAMS}
 
     def _model_path(self, directory: Path, stage: int) -> Path:
         name = MODEL_FILES[self.backend]
