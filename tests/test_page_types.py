@@ -212,3 +212,22 @@ def test_temperature_scaling_follows_the_out_of_fold_errors():
     assert page_types.TypeGate.from_json(json.loads(json.dumps(gate.to_json()))).temperature == 4.0
     old = {k: v for k, v in gate.to_json().items() if k != "temperature"}  # a model saved before temperatures
     assert page_types.TypeGate.from_json(old).temperature == 1.0
+
+
+def test_evident_type_only_where_the_evidence_names_one_type():
+    def page(ld: list[dict]) -> Page:
+        scripts = "".join(f"<script type='application/ld+json'>{json.dumps(x)}</script>" for x in ld)
+        return Page("e", f"<html><head>{scripts}</head><body><p>Text</p></body></html>", "")
+
+    product = page([{"@type": "Product"}, {"@type": "Organization"}])  # an organisation names no page type
+    # the URL names a product and a listing: not the declared type alone
+    assert structured.evident_type(product.blocks, "https://a.example/shop/category/wallets") is None
+    assert structured.evident_type(product.blocks, "https://a.example/p/wallet") == "product"
+    assert structured.evident_type(product.blocks, None) == "product"
+    assert structured.evident_type(product.blocks, "https://a.example/forum/x") is None  # URL disagrees
+    both = page([{"@type": "BlogPosting"}, {"@type": "DiscussionForumPosting"}])
+    assert structured.evident_type(both.blocks, None) is None
+    plain = page([])
+    assert structured.evident_type(plain.blocks, "https://a.example/showthread.php?t=9") == "forum"
+    assert structured.evident_type(plain.blocks, "https://a.example/about-us") is None  # service is never evident
+    assert structured.evident_type(plain.blocks, None) is None

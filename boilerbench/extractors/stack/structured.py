@@ -202,3 +202,23 @@ def fallback_text(blocks: Blocks, extracted: str, min_words: int = 8) -> str:
         if len(words) >= min_words and sum(w in have for w in words) < len(words) / 2:
             missing.append(text)
     return "\n\n".join(missing)
+
+
+#: The families that name a page type on their own (a page declaring one and no other is of that type).
+TYPE_FAMILIES = ("article", "forum", "product", "listing", "documentation")
+
+
+def evident_type(blocks: Blocks, url: str | None) -> str | None:
+    """A page's type where its evidence is unambiguous, else None: the one type whose family
+    (:data:`TYPE_FAMILIES`) its schema.org data declares, or without such data the one type
+    whose :data:`URL_PATTERNS` its URL matches; a URL type that disagrees with the declared one
+    makes it ambiguous. For typing the pages of datasets without page types (issue 33)."""
+    counts = schema_families(blocks.root)
+    declared = {f for f in TYPE_FAMILIES if counts[f]}
+    flags = url_features(url)[: len(URL_PATTERNS)]
+    matched = {t for t, flag in zip(URL_PATTERNS, flags, strict=True) if flag and t != "service"}
+    if len(declared) > 1 or (declared and matched and matched != declared):
+        return None
+    if declared:
+        return declared.pop()
+    return matched.pop() if len(matched) == 1 else None
