@@ -12,19 +12,19 @@ their difference (A - B) with its paired page-level bootstrap 95 % interval (1,0
 0; the two runs' pages matched by ``page_id``): the per-type view of ``python -m boilerbench.reports
 compare``.
 
-    python studies/page_types.py RUN_DIR [RUN_DIR ...]
-    python studies/page_types.py --by-type RUN_A RUN_B
+    python -m studies.page_types RUN_DIR [RUN_DIR ...]
+    python -m studies.page_types --by-type RUN_A RUN_B
 """
 
 from __future__ import annotations
 
 import csv
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
 
+from benchmarks.common import run_main
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.stats import percentile_interval, resample_counts
 
@@ -121,14 +121,10 @@ def main(argv: list[str]) -> int:
         print(by_type(Path(argv[1]), Path(argv[2])))
         return 0
     if not argv or argv[0].startswith("-"):
-        raise ConfigError("usage: python studies/page_types.py RUN_DIR [RUN_DIR ...] | --by-type RUN_A RUN_B")
+        raise ConfigError("usage: python -m studies.page_types RUN_DIR [RUN_DIR ...] | --by-type RUN_A RUN_B")
     print("\n\n".join(report(Path(a)) for a in argv))
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main(sys.argv[1:]))
-    except ConfigError as err:
-        print(f"error: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_main(main)

@@ -7,21 +7,20 @@ training and validation pages only) whose schema.org data or URL names one type 
 and type; for magic-html-bench, whose pages carry a type, also how often the evident type agrees
 with it. WCXB's own training pages show the rule's precision there.
 
-    BOILERBENCH_DATA=../shared/datasets python studies/typed_pages.py
+    BOILERBENCH_DATA=../shared/datasets python -m studies.typed_pages
 """
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 
+from benchmarks.common import run_main
 from boilerbench.datasets.base import Dataset
 from boilerbench.datasets.cleaneval import CleanEval
 from boilerbench.datasets.daniel import Daniel
 from boilerbench.datasets.dragnet import Dragnet
 from boilerbench.datasets.magic_html import MagicHTML
 from boilerbench.datasets.wcxb import WCXB
-from boilerbench.errors import BoilerbenchError
 from boilerbench.extractors.stack.structured import evident_type
 
 DATASETS: tuple[type[Dataset], ...] = (WCXB, CleanEval, Dragnet, Daniel, MagicHTML)
@@ -43,7 +42,7 @@ def count(dataset: Dataset) -> tuple[Counter, Counter]:
     return evident, pairs
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
     for cls in DATASETS:
         evident, pairs = count(cls())
         total = sum(evident.values())
@@ -58,8 +57,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except BoilerbenchError as err:
-        print(f"error: {err}", file=sys.stderr)
-        sys.exit(2)
+    run_main(main)
