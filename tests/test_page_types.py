@@ -227,7 +227,11 @@ def test_evident_type_only_where_the_evidence_names_one_type():
     assert structured.evident_type(product.blocks, "https://a.example/forum/x") is None  # URL disagrees
     both = page([{"@type": "BlogPosting"}, {"@type": "DiscussionForumPosting"}])
     assert structured.evident_type(both.blocks, None) is None
+    assert structured.evident_type(page([{"@type": "Comment"}]).blocks, None) is None  # forum: not evident alone
+    crumbs = page([{"@type": "BreadcrumbList", "itemListElement": [{"@type": "ListItem"}]}, {"@type": "NewsArticle"}])
+    assert structured.evident_type(crumbs.blocks, None) == "article"  # a breadcrumb's items are no listing
     plain = page([])
-    assert structured.evident_type(plain.blocks, "https://a.example/showthread.php?t=9") == "forum"
-    assert structured.evident_type(plain.blocks, "https://a.example/about-us") is None  # service is never evident
+    assert structured.evident_type(plain.blocks, "https://a.example/2024/05/a-story") == "article"
+    assert structured.evident_type(plain.blocks, "https://a.example/showthread.php?t=9") is None
+    assert structured.evident_type(plain.blocks, "https://a.example/about-us") is None
     assert structured.evident_type(plain.blocks, None) is None
