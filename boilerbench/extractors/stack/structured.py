@@ -228,7 +228,7 @@ def evident_type(blocks: Blocks, url: str | None) -> str | None:
     if len(declared) > 1 or (declared and matched and matched != declared):
         return None
     if declared:
-        found = declared.pop()
-        return found if found in EVIDENT_FAMILIES else None
-    found = matched.pop() if len(matched) == 1 else None
-    return found if found in EVIDENT_URLS else None
+        family = declared.pop()
+        return family if family in EVIDENT_FAMILIES else None
+    pattern = matched.pop() if len(matched) == 1 else None
+    return pattern if pattern in EVIDENT_URLS else None
