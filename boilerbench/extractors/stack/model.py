@@ -31,6 +31,15 @@ that did not see them (``stage_folds`` folds of pages, stacked generalisation), 
 the first stage's errors as they fall on new pages; a page repeated by a balanced mixture stays
 in one fold.
 
+Pages as items and structured data (issue 33; off by default, on in ``conf/extractor/stack.yaml``,
+chosen on WCXB's validation pages): ``item_groups`` gives the second stage the features of each
+block's item group (:mod:`boilerbench.extractors.stack.items`: a thread's posts, a listing's items,
+a collection's cards as repeated sibling subtrees) and ``item_pooling`` takes the decision per role
+of a group; ``structured_blocks`` adds schema.org block features, ``type_evidence`` gives the
+page-type classifier the page's schema.org types, URL words and item-group shape, and
+``product_fallback`` appends a JSON-LD product description the extraction lacks
+(:mod:`boilerbench.extractors.stack.structured`).
+
 Backends: LightGBM (default; saved as its text model format) or scikit-learn's
 HistGradientBoostingClassifier (saved with pickle, so only load those you made). The choice of
 the default is measured in ``studies/stack_gbt.py``.
@@ -38,6 +47,7 @@ the default is measured in ``studies/stack_gbt.py``.
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import os
@@ -47,7 +57,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -68,27 +78,44 @@ from boilerbench.extractors.stack.features import (
     feature_names,
     page_matrix,
 )
+from boilerbench.extractors.stack.items import item_feature_names, item_features, item_layout, pool_by_items
 from boilerbench.extractors.stack.page_types import (
     TypeGate,
     choose_decodings,
     decoding_gains,
     fit_classifier,
+    fit_temperature,
     out_of_fold_types,
     page_summary,
+    type_evidence,
     word_f1,
 )
+from boilerbench.extractors.stack.structured import BLOCK_EVIDENCE_NAMES, block_evidence, fallback_text
 from boilerbench.extractors.training import hold_out
 
 log = logging.getLogger(__name__)
 
-#: What the second stage reads of a page besides its rows: its blocks' tag paths and word counts.
-Layout = tuple[list[str], np.ndarray]
+
+class Layout(NamedTuple):
+    """What the second stage and the page-type gate read of a page besides its rows: its blocks'
+    tag paths and word counts, its item groups (:func:`~boilerbench.extractors.stack.items.item_layout`;
+    None without ``item_groups``) and its page-type evidence (empty without ``type_evidence``)."""
+
+    paths: list[str]
+    words: np.ndarray
+    items: np.ndarray | None
+    evidence: np.ndarray
+
 
 BACKENDS = ("lightgbm", "sklearn")
 WEIGHTINGS = ("words", "log_words", "blocks")
 DECODINGS = ("threshold", "expected_f1", "by_page_type")
+ITEM_LEVELS = ("inner", "outer")
 STATE_FILE = "stack.json"
 MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
+#: Hyperparameters added after models were shipped (issue 33), whose defaults keep the behaviour
+#: from before them: a saved model without them loads as fitted with their defaults.
+ADDED_PARAMS = ("item_groups", "item_pooling", "item_level", "structured_blocks", "type_evidence", "product_fallback")
 #: The second stage's model file: the first stage's name with this before the suffix.
 STAGE_TWO = ".stage2"
 
@@ -120,7 +147,7 @@ def expected_f1_labels(p: np.ndarray, words: np.ndarray) -> np.ndarray:
 
 def split_pages(values: np.ndarray, layouts: Sequence[Layout]) -> list[np.ndarray]:
     """Rows (or per-block values) concatenated over pages, cut back into one array per page."""
-    return np.split(values, np.cumsum([len(paths) for paths, _ in layouts])[:-1])
+    return np.split(values, np.cumsum([len(layout.paths) for layout in layouts])[:-1])
 
 
 class StageClock:
@@ -188,12 +215,21 @@ class Stack(WithMembers, BaseExtractor):
         text_rules: str = "multilingual",
         crf: bool = True,
         compiled_trees: bool = False,
+        item_groups: bool = False,
+        item_pooling: float = 0.0,
+        item_level: str = "outer",
+        structured_blocks: bool = False,
+        type_evidence: bool = False,
+        product_fallback: bool = False,
     ) -> None:
         check_choice("extractor.features", features, FEATURE_GROUPS)
         check_choice("extractor.text_rules", text_rules, TEXT_RULES)
         check_choice("extractor.backend", backend, BACKENDS)
         check_choice("extractor.weighting", weighting, WEIGHTINGS)
         check_choice("extractor.decoding", decoding, DECODINGS)
+        check_choice("extractor.item_level", item_level, ITEM_LEVELS)
+        if not 0.0 <= item_pooling <= 1.0:
+            raise ConfigError(f"extractor.item_pooling is a weight in [0, 1], got {item_pooling}")
         if decoding == "expected_f1" and smoothing:
             raise ConfigError("extractor.smoothing applies to decoding=threshold: set smoothing=0 with expected_f1")
         if not 0.0 < threshold < 1.0 or smoothing < 0 or n_estimators < 1 or learning_rate <= 0 or stage_folds < 2:
@@ -226,6 +262,12 @@ class Stack(WithMembers, BaseExtractor):
         self.text_rules = text_rules
         self.crf = crf
         self.compiled_trees = compiled_trees
+        self.item_groups = item_groups
+        self.item_pooling = item_pooling
+        self.item_level = item_level
+        self.structured_blocks = structured_blocks
+        self.type_evidence = type_evidence
+        self.product_fallback = product_fallback
 
     # -- members and rows -------------------------------------------------------------------
 
@@ -241,31 +283,49 @@ class Stack(WithMembers, BaseExtractor):
         """The page's feature rows, from its members' ``votes`` (run now when not given)."""
         if votes is None:
             votes = self._votes(page)
-        return page_matrix(page, self.features, votes, self.vocabulary_, self.text_rules)
+        rows = page_matrix(page, self.features, votes, self.vocabulary_, self.text_rules)
+        return np.hstack([rows, block_evidence(page.blocks)]) if self.structured_blocks else rows
+
+    def _layout(self, page: Page) -> Layout:
+        """The page's :class:`Layout` (item groups and type evidence only where the stack uses them)."""
+        blocks = page.blocks
+        items = item_layout(blocks) if self.item_groups or self.item_pooling or self.type_evidence else None
+        evidence = type_evidence(blocks, page.url, items) if self.type_evidence else np.zeros(0)
+        return Layout(blocks.paths, blocks.word_counts, items, evidence)
 
     def _example(self, page: Page) -> tuple[np.ndarray, np.ndarray, Layout]:
         """A training page's feature rows, gold labels and layout."""
-        layout = (page.blocks.paths, page.blocks.word_counts)
-        return self._rows(page), page.gold_labels.astype(np.int64), layout
+        return self._rows(page), page.gold_labels.astype(np.int64), self._layout(page)
 
     def _dataset(self, pages: Sequence[Page]) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[Layout]]:
         """Rows, labels and weights of the pages' blocks, and each page's layout (pages released:
         :func:`~boilerbench.extractors.derived.derive`)."""
         examples = derive(pages, self._example)
         layouts = [layout for _, _, layout in examples]
-        weights = [block_weights(counts, self.weighting) for _, counts in layouts]
+        weights = [block_weights(layout.words, self.weighting) for layout in layouts]
         rows, labels = [x for x, _, _ in examples], [y for _, y, _ in examples]
         return np.concatenate(rows), np.concatenate(labels), np.concatenate(weights), layouts
 
-    @staticmethod
-    def _context(layouts: Sequence[Layout], p: np.ndarray) -> np.ndarray:
-        """The second stage's context columns of the pages' blocks, from first-stage ``p`` (rows in page order)."""
-        ends = np.cumsum([len(paths) for paths, _ in layouts])
-        parts = [
-            context_features(paths, counts.astype(np.float64), q)
-            for (paths, counts), q in zip(layouts, np.split(p, ends[:-1]), strict=True)
-        ]
-        return np.concatenate(parts) if parts else np.zeros((0, len(CONTEXT_FEATURES)))
+    def _context(self, layouts: Sequence[Layout], p: np.ndarray) -> np.ndarray:
+        """The second stage's context columns of the pages' blocks, from first-stage ``p`` (rows in
+        page order): with ``item_groups`` the item features, then :func:`context_features`."""
+        parts = []
+        for layout, q in zip(layouts, split_pages(p, layouts), strict=True):
+            words = layout.words.astype(np.float64)
+            columns = [context_features(layout.paths, words, q)]
+            if self.item_groups:
+                assert layout.items is not None
+                columns.insert(0, item_features(layout.items, layout.paths, words, q))
+            parts.append(np.hstack(columns))
+        width = len(CONTEXT_FEATURES) + (len(item_feature_names()) if self.item_groups else 0)
+        return np.concatenate(parts) if parts else np.zeros((0, width))
+
+    def _pool(self, p: np.ndarray, layout: Layout) -> np.ndarray:
+        """The probabilities with ``item_pooling`` of the way to their item group's decision
+        (:func:`~boilerbench.extractors.stack.items.pool_by_items`)."""
+        if not self.item_pooling or layout.items is None:
+            return p
+        return pool_by_items(p, layout.items, layout.paths, layout.words, self.item_pooling, self.item_level)
 
     def _out_of_fold(self, pages: Sequence[Page], layouts: Sequence[Layout], X, y, w, Xv, yv, wv) -> np.ndarray:
         """First-stage probabilities of the training rows, each page's from trees fitted on the
@@ -273,7 +333,7 @@ class Stack(WithMembers, BaseExtractor):
         distinct = list(dict.fromkeys(id(page) for page in pages))
         order = np.random.default_rng(self.seed).permutation(len(distinct))
         fold_of = {key: int(order[k]) % self.stage_folds for k, key in enumerate(distinct)}
-        row_fold = np.repeat([fold_of[id(page)] for page in pages], [len(paths) for paths, _ in layouts])
+        row_fold = np.repeat([fold_of[id(page)] for page in pages], [len(layout.paths) for layout in layouts])
         p = np.zeros(len(y))
         for fold in range(self.stage_folds):
             held = row_fold == fold
@@ -307,8 +367,7 @@ class Stack(WithMembers, BaseExtractor):
                 Xv = np.hstack([Xv, self._context(held, self._predict(self.model_, Xv))])
             self.stage_two_ = self._fit_trees(np.hstack([X, C]), y, w, Xv, yv, wv)
         self.gate_ = self._fit_gate(train, (X, y, oof, layouts), (Xv, yv, held)) if by_type else None
-        ends = np.cumsum([len(paths) for paths, _ in layouts])
-        self.transitions_ = transition_log_probs(np.split(y, ends[:-1]))
+        self.transitions_ = transition_log_probs(split_pages(y, layouts))
         self.fit_info_ = {
             "train_pages": len(train),
             "validation_pages": len(validation),
@@ -318,6 +377,7 @@ class Stack(WithMembers, BaseExtractor):
             "n_trees_stage_two": self._n_trees(self.stage_two_) if self.stage_two_ is not None else 0,
             "page_type_decoding": self.gate_.decoding if self.gate_ is not None else None,
             "page_type_gains": self.decoding_gains_ if self.gate_ is not None else None,
+            "page_type_temperature": self.gate_.temperature if self.gate_ is not None else None,
             "fit_s": time.perf_counter() - start,
         }
         log.info("stack fitted: %s", self.fit_info_)
@@ -332,27 +392,31 @@ class Stack(WithMembers, BaseExtractor):
         context columns when there is one), labels and layouts."""
         X, y, oof, layouts = fitted
         Xv, yv, held = validation
-        summaries = [
-            page_summary(rows, counts) for rows, (_, counts) in zip(split_pages(X, layouts), layouts, strict=True)
-        ]
+        summaries = [self._summary(rows, layout) for rows, layout in zip(split_pages(X, layouts), layouts, strict=True)]
         typed = {id(page): k for k, page in enumerate(train) if page.page_type is not None}
         types = [str(train[k].page_type) for k in typed.values()]
         rows = np.array([summaries[k] for k in typed.values()])
         gate = fit_classifier(rows, types, self.seed)
+        gate.temperature = fit_temperature(gate, rows, types, self.stage_folds, self.seed)
         held_out = dict(zip(typed, out_of_fold_types(rows, types, self.stage_folds, self.seed), strict=True))
         predicted = [
             held_out.get(id(page)) or gate.page_type(summary) for page, summary in zip(train, summaries, strict=True)
         ]
         pages = zip(split_pages(oof, layouts), split_pages(y, layouts), layouts, strict=True)
-        scores = [self._scorer(q, gold, counts) for q, gold, (_, counts) in pages]
+        scores = [self._scorer(self._pool(q, layout), gold, layout.words) for q, gold, layout in pages]
         p = self._predict(self.stage_two_ if self.stage_two_ is not None else self.model_, Xv)
         held_pages = zip(split_pages(Xv, held), split_pages(p, held), split_pages(yv, held), held, strict=True)
-        for rows_v, q, gold, (_, counts) in held_pages:
-            predicted.append(gate.page_type(page_summary(rows_v[:, : X.shape[1]], counts)))
-            scores.append(self._scorer(q, gold, counts))
+        for rows_v, q, gold, layout in held_pages:
+            predicted.append(gate.page_type(self._summary(rows_v[:, : X.shape[1]], layout)))
+            scores.append(self._scorer(self._pool(q, layout), gold, layout.words))
         self.decoding_gains_ = decoding_gains(predicted, scores)
         gate.decoding = choose_decodings(gate.classes, self.decoding_gains_)
         return gate
+
+    @staticmethod
+    def _summary(rows: np.ndarray, layout: Layout) -> np.ndarray:
+        """The page-type classifier's row of a page: :func:`page_summary` and the page's evidence."""
+        return np.concatenate([page_summary(rows, layout.words), layout.evidence])
 
     def _scorer(self, p: np.ndarray, gold: np.ndarray, words: np.ndarray) -> Callable[[str], float]:
         """A page's word F1 with a given decoding of ``p``."""
@@ -429,13 +493,14 @@ class Stack(WithMembers, BaseExtractor):
             builds[id(model)] = compile_trees(model.model_to_string())
         return builds[id(model)]
 
-    def probabilities(self, rows: np.ndarray, page: Page | None = None) -> np.ndarray:
-        """P(content) of each row of ``page`` (needed by the second stage, whose context is the page's)."""
+    def probabilities(self, rows: np.ndarray, page: Page | None = None, layout: Layout | None = None) -> np.ndarray:
+        """P(content) of each row of ``page`` (needed by the second stage, whose context is the
+        page's; ``layout``: the page's, made now when not given)."""
         p = self._predict(self.model_, rows, self.compiled_trees)
         if self.stage_two_ is None:
             return p
         assert page is not None, "the second stage needs the page"
-        layout = (page.blocks.paths, page.blocks.word_counts)
+        layout = layout or self._layout(page)
         return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p)]), self.compiled_trees)
 
     def decode(self, p: np.ndarray, words: np.ndarray, decoding: str | None = None) -> np.ndarray:
@@ -467,26 +532,36 @@ class Stack(WithMembers, BaseExtractor):
         votes = self._votes(page)
         clock.lap("members_ms")
         rows = self._rows(page, votes)
+        layout = self._layout(page)
         clock.lap("features_ms")
-        p = self.probabilities(rows, page)
+        p = self._pool(self.probabilities(rows, page, layout), layout)
         clock.lap("trees_ms")
         page_type = decoding = None
         if self.gate_ is not None:
-            summary = page_summary(rows, words)
+            summary = self._summary(rows, layout)
             page_type, decoding = self.gate_.page_type(summary), self.gate_.decoding_of(summary)
         labels = self.decode(p, words, decoding)
         clock.lap("decode_ms")
         info: dict = clock.laps
         info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
-        if page_type is not None:
+        if gate is not None and summary is not None:
             info["predicted_page_type"] = page_type
-        return Extraction.from_labels(page, labels, None, **info)
+            info["page_type_confidence"] = float(gate.probabilities(summary).max())
+        extraction = Extraction.from_labels(page, labels, None, **info)
+        extra = fallback_text(page.blocks, extraction.text) if self.product_fallback else ""
+        if extra:
+            extraction.text = f"{extraction.text}\n\n{extra}" if extraction.text else extra
+            extraction.info["fallback_words"] = len(extra.split())
+        return extraction
 
     def feature_names(self) -> list[str]:
         """The names of the trees' input columns."""
         require_fitted(self, "model_")
         names = feature_names(self.features, list(self.members or ()), self.vocabulary_)
-        return names + [f"context.{f}" for f in CONTEXT_FEATURES] if self.second_stage else names
+        names += list(BLOCK_EVIDENCE_NAMES) if self.structured_blocks else []
+        if not self.second_stage:
+            return names
+        return names + (item_feature_names() if self.item_groups else []) + [f"context.{f}" for f in CONTEXT_FEATURES]
 
     def run_info(self) -> dict:
         """What the run summary records about the fitted model."""
@@ -519,7 +594,7 @@ class Stack(WithMembers, BaseExtractor):
     def load(self, directory: str | os.PathLike[str]) -> Stack:
         directory = Path(directory)
         state = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))
-        self.check_saved_params(state["params"], directory)
+        self.check_saved_params({**self._added_defaults(), **state["params"]}, directory)
         self.model_ = self._load_trees(self._model_path(directory, 1))
         self.stage_two_ = self._load_trees(self._model_path(directory, 2)) if self.second_stage else None
         self.vocabulary_ = list(state["vocabulary"])
@@ -531,6 +606,12 @@ class Stack(WithMembers, BaseExtractor):
                 if model is not None:
                     self._compiled(model)
         return self
+
+    @classmethod
+    def _added_defaults(cls) -> dict:
+        """The defaults of :data:`ADDED_PARAMS`: a model saved before they existed was fitted with them."""
+        parameters = inspect.signature(cls.__init__).parameters
+        return {name: parameters[name].default for name in ADDED_PARAMS}
 
     def _model_path(self, directory: Path, stage: int) -> Path:
         name = MODEL_FILES[self.backend]

@@ -1,0 +1,226 @@
+"""Item groups: a page's repeated sibling subtrees (a thread's posts, a listing's items, a
+collection's cards), so that the stack can judge an item with its group rather than block by block.
+
+The stack-decoding study found the blocks of a thread's replies or a listing's items scored at 0.2
+to 0.45 by the second stage while the oracle keeps them: each block is judged alone, where the
+page's structure says that they are one repeated unit. Repeated structure as the unit of a page's
+records is the idea of MDR (Liu, Grossman and Zhai, KDD 2003: data records as repeated sibling
+subtrees under one parent) and of DEPTA (Zhai and Liu, WWW 2005).
+
+An *item* is an element that has at least :data:`MIN_ITEMS` - 1 siblings (children of the same
+parent) with the same signature (tag and class names, digits dropped: ``post-123`` and ``post-456``
+are one class) and each holding text; those siblings are the item *group*. A block lies in the
+items of its ancestors; its *inner* item is the nearest one, its *outer* item the farthest (a
+post's paragraphs inside a thread's posts inside a page's layout rows). Per block and per level,
+:func:`item_features` gives the group's shape (number of items, share of the page's words, words
+per item, link density, position, regularity) and what the first stage of trees thinks of it: the
+group's mean probability, the share of its items it keeps, the block's item's mean, and the mean
+over the group's blocks with the block's tag path (the same role in every item: a post's body, a
+card's title). The last one also makes the group's keep/drop decision (:func:`pool_by_items`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from lxml import etree
+
+from boilerbench.datasets.blocks import Blocks
+
+#: A group has at least this many items (the issue's "repeated three times or more").
+MIN_ITEMS = 3
+#: Formatting tags never taken as items (three bold words in a sentence are no listing).
+INLINE_TAGS = frozenset("b strong em i u s font small big code abbr sup sub mark time q cite label tt kbd var".split())
+LEVELS = ("inner", "outer")
+#: The columns of :func:`item_features`, per level.
+ITEM_FEATURES = (
+    "in_group",
+    "log_items",
+    "page_share",
+    "log_words_per_item",
+    "link_density",
+    "position",
+    "regularity",
+    "item_share",
+    "group_p",
+    "items_kept",
+    "item_p",
+    "column_p",
+)
+#: Columns of :func:`item_layout`: inner item, inner group, outer item, outer group (-1 = none), in a link (0/1).
+LAYOUT_COLUMNS = 5
+_DIGITS = re.compile(r"\d+")
+
+
+def signature(element: etree._Element) -> str:
+    """An element's tag and sorted class names with their digits dropped."""
+    tag = element.tag if isinstance(element.tag, str) else ""
+    classes = sorted({_DIGITS.sub("", c) for c in (element.get("class") or "").split()})
+    return f"{tag.lower()}.{' '.join(classes)}"
+
+
+def item_layout(blocks: Blocks) -> np.ndarray:
+    """Per block (rows): its inner item and group, its outer item and group (ids over the page,
+    -1 where the block lies in no item) and whether it lies in a link (``a``), as int32."""
+    n = len(blocks)
+    out = np.full((n, LAYOUT_COLUMNS), -1, dtype=np.int32)
+    if not n:
+        return out
+    chains: list[list[etree._Element]] = []
+    members: dict[tuple[int, str], list[etree._Element]] = {}
+    keep_alive: dict[int, etree._Element] = {}  # lxml proxies keep their id() only while referenced
+    for i in range(n):
+        chain = []
+        element = blocks.owner(i)
+        while element is not None and element.getparent() is not None:
+            chain.append(element)
+            keep_alive[id(element)] = element
+            element = element.getparent()
+        chains.append(chain)
+    seen: set[int] = set()
+    for chain in chains:
+        for element in chain:
+            if id(element) in seen:
+                continue
+            seen.add(id(element))
+            tag = element.tag.lower() if isinstance(element.tag, str) else ""
+            if tag and tag not in INLINE_TAGS:
+                parent = element.getparent()
+                keep_alive[id(parent)] = parent
+                members.setdefault((id(parent), signature(element)), []).append(element)
+    item_of: dict[int, tuple[int, int]] = {}
+    groups = [items for items in members.values() if len(items) >= MIN_ITEMS]
+    for g, items in enumerate(groups):
+        for element in items:
+            item_of[id(element)] = (len(item_of), g)
+    for i, chain in enumerate(chains):
+        found = [item_of[id(e)] for e in chain if id(e) in item_of]
+        if found:
+            out[i, :2], out[i, 2:4] = found[0], found[-1]
+        out[i, 4] = int(any((e.tag if isinstance(e.tag, str) else "").lower() == "a" for e in chain))
+    return out
+
+
+def _group_means(key: np.ndarray, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per block with ``key`` >= 0: the ``weights``-weighted mean of ``values`` over the blocks with
+    its key (NaN elsewhere)."""
+    out = np.full(len(key), np.nan)
+    inside = key >= 0
+    if inside.any():
+        _, index = np.unique(key[inside], return_inverse=True)
+        total = np.bincount(index, weights=weights[inside])
+        mean = np.bincount(index, weights=weights[inside] * values[inside]) / np.maximum(total, 1e-12)
+        out[inside] = mean[index]
+    return out
+
+
+def column_key(layout: np.ndarray, paths: list[str], level: int) -> np.ndarray:
+    """Per block: an id of (its group at ``level``, its tag path), -1 outside any group: the blocks
+    holding the same role in every item of a group."""
+    group = layout[:, 2 * level + 1].astype(np.int64)
+    if not len(group):
+        return group
+    _, path_id = np.unique(np.asarray(paths, dtype=object), return_inverse=True)
+    return np.where(group >= 0, group * (len(paths) + 1) + path_id, -1)
+
+
+def item_features(layout: np.ndarray, paths: list[str], words: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """:data:`ITEM_FEATURES` of each block, for the inner then the outer level (NaN where the block
+    lies in no item), from its page's :func:`item_layout`, tag paths, word counts and first-stage
+    probabilities ``p``."""
+    n = len(p)
+    columns = len(ITEM_FEATURES)
+    out = np.full((n, columns * len(LEVELS)), np.nan)
+    if not n:
+        return out
+    w = np.maximum(words, 1).astype(np.float64)
+    total = float(w.sum())
+    link = layout[:, 4].astype(np.float64)
+    position = np.arange(n) / max(n - 1, 1)
+    for level in range(len(LEVELS)):
+        item, group = layout[:, 2 * level].astype(np.int64), layout[:, 2 * level + 1].astype(np.int64)
+        inside = group >= 0
+        block = out[:, level * columns : (level + 1) * columns]
+        block[:, 0] = inside
+        if not inside.any():
+            continue
+        g = np.where(inside, group, 0)
+        n_groups = int(g.max()) + 1
+        group_words = np.bincount(g, weights=w * inside, minlength=n_groups)
+        n_items = np.array([len(np.unique(item[group == k])) for k in range(n_groups)], dtype=np.float64)
+        first = np.full(n_groups, np.inf)
+        np.minimum.at(first, g[inside], position[inside])
+        item_p = _group_means(item, p, w)
+        item_kept = np.zeros(n_groups)
+        for k in range(n_groups):
+            mine = group == k
+            if mine.any():
+                _, first_of_item = np.unique(item[mine], return_index=True)
+                item_kept[k] = float(np.mean(item_p[mine][first_of_item] >= 0.5))
+        regularity = np.zeros(n_groups)
+        for k in range(n_groups):
+            mine = np.flatnonzero(group == k)
+            if len(mine):
+                per_path: dict[str, set[int]] = {}
+                for b in mine:
+                    per_path.setdefault(paths[b], set()).add(int(item[b]))
+                regularity[k] = float(np.mean([len(s) >= n_items[k] / 2 for s in per_path.values()]))
+        item_words = np.bincount(np.where(inside, item, 0), weights=w * inside)
+        block[inside, 1] = np.log(n_items[g[inside]])
+        block[inside, 2] = group_words[g[inside]] / total
+        block[inside, 3] = np.log(group_words[g[inside]] / n_items[g[inside]])
+        block[inside, 4] = _group_means(group, link, w)[inside]
+        block[inside, 5] = first[g[inside]]
+        block[inside, 6] = regularity[g[inside]]
+        block[inside, 7] = item_words[item[inside]] / group_words[g[inside]]
+        block[inside, 8] = _group_means(group, p, w)[inside]
+        block[inside, 9] = item_kept[g[inside]]
+        block[inside, 10] = item_p[inside]
+        block[inside, 11] = _group_means(column_key(layout, paths, level), p, w)[inside]
+    return out
+
+
+def item_feature_names() -> list[str]:
+    """The names of :func:`item_features`' columns."""
+    return [f"items.{level}.{f}" for level in LEVELS for f in ITEM_FEATURES]
+
+
+def pool_by_items(
+    p: np.ndarray, layout: np.ndarray, paths: list[str], words: np.ndarray, weight: float, level: str
+) -> np.ndarray:
+    """The group's decision: each block's probability moved ``weight`` of the way to the
+    word-weighted mean over the blocks of its group (at ``level``) with its tag path, so that a
+    role repeated in every item (a post's body, a card's title) is kept or dropped as one; blocks
+    in no item keep theirs. ``weight`` 0 is the block's own decision, 1 the group's."""
+    if weight == 0 or not len(p):
+        return p
+    mean = _group_means(column_key(layout, paths, LEVELS.index(level)), p, np.maximum(words, 1).astype(np.float64))
+    return np.where(np.isnan(mean), p, (1 - weight) * p + weight * np.nan_to_num(mean))
+
+
+#: The columns of :func:`page_structure`.
+STRUCTURE_NAMES = ("log_groups", "log_max_items", "grouped_share", "largest_group_share", "link_share")
+
+
+def page_structure(layout: np.ndarray, words: np.ndarray) -> np.ndarray:
+    """A page's :data:`STRUCTURE_NAMES` (for the page-type classifier): ``log1p`` of its number of
+    outer item groups and of the most items in one, the share of its words in a group and in the
+    largest group, and the share of its words in links."""
+    w = np.maximum(words, 1).astype(np.float64)
+    total = float(w.sum()) if len(w) else 1.0
+    group, item = layout[:, 3].astype(np.int64), layout[:, 2].astype(np.int64)
+    inside = group >= 0
+    if not inside.any():
+        return np.array([0.0, 0.0, 0.0, 0.0, float(w @ layout[:, 4]) / total if len(w) else 0.0])
+    by_group = np.bincount(group[inside], weights=w[inside])
+    items = max(len(np.unique(item[group == g])) for g in np.unique(group[inside]))
+    return np.array(
+        [
+            np.log1p(len(np.unique(group[inside]))),
+            np.log1p(items),
+            float(w[inside].sum()) / total,
+            float(by_group.max()) / total,
+            float(w @ layout[:, 4]) / total,
+        ]
+    )
