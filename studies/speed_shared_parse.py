@@ -83,29 +83,30 @@ def check(members: dict, old: dict, pages: list[Page]) -> None:
         print(f"  {name:<12} {len(pages) - len(ids)} of {len(pages)}{f'; differ: {ids[:10]}' if ids else ''}")
 
 
+def clock(total: dict[str, float], key: str, fn: Callable[[Page], object], page: Page) -> None:
+    """Add the seconds of ``fn(page)`` to ``total[key]`` (a failing page counts its time)."""
+    start = time.perf_counter()
+    try:
+        fn(page)
+    except Exception:  # noqa: BLE001, S110 - timed, not hidden: check() lists failures
+        pass
+    total[key] = total.get(key, 0.0) + time.perf_counter() - start
+
+
 def timing(members: dict, old: dict, pages: list[Page], repeats: int) -> None:
     """Milliseconds per page of each member both ways (min over rounds), and of the shared parse."""
     rounds: dict[str, list[float]] = {}
     for _ in range(repeats):
         total: dict[str, float] = {}
-
-        def clock(key: str, fn: Callable[[], object]) -> None:
-            start = time.perf_counter()
-            try:
-                fn()
-            except Exception:  # noqa: BLE001, S110 - a failing page counts its time
-                pass
-            total[key] = total.get(key, 0.0) + time.perf_counter() - start
-
         for page in pages:
             page = fresh(page)
             _ = page.blocks, page.blocks.detected_language
             for name in members:
-                clock(f"{name} before", lambda: old[name](page))  # noqa: B023
+                clock(total, f"{name} before", old[name], page)
             with sharing(page):
-                clock("shared parse", lambda: html_tree(page))  # noqa: B023
+                clock(total, "shared parse", html_tree, page)
                 for name, member in members.items():
-                    clock(f"{name} shared", lambda: member._text(page))  # noqa: B023
+                    clock(total, f"{name} shared", member._text, page)
         for key, seconds in total.items():
             rounds.setdefault(key, []).append(1000 * seconds / len(pages))
     best = {key: min(values) for key, values in rounds.items()}
@@ -113,7 +114,10 @@ def timing(members: dict, old: dict, pages: list[Page], repeats: int) -> None:
     print(f"ms per page on {len(pages)} pages (min of {repeats} rounds; x = share of trafilatura's own time):")
     for name in members:
         a, b = best[f"{name} before"], best[f"{name} shared"]
-        print(f"  {name:<12} before {a:7.2f} ({a / reference:.3f}x)  shared {b:7.2f} ({b / reference:.3f}x)  saves {a - b:6.2f}")
+        print(
+            f"  {name:<12} before {a:7.2f} ({a / reference:.3f}x)  shared {b:7.2f} ({b / reference:.3f}x)  "
+            f"saves {a - b:6.2f}"
+        )
     parse = best["shared parse"]
     saved = sum(best[f"{n} before"] - best[f"{n} shared"] for n in members) - parse
     print(f"  shared parse {parse:7.2f} ({parse / reference:.3f}x), paid once per page")
@@ -131,7 +135,12 @@ def main() -> None:
     parser.add_argument("--no-check", action="store_true")
     args = parser.parse_args()
     pages = load_pages(args.dataset, args.part, args.limit)
-    members = {"trafilatura": Trafilatura(), "readability": Readability(), "justext": JusText(), "boilerpipe": Boilerpipe()}
+    members = {
+        "trafilatura": Trafilatura(),
+        "readability": Readability(),
+        "justext": JusText(),
+        "boilerpipe": Boilerpipe(),
+    }
     old = before(members)
     if not args.no_check:
         check(members, old, pages)
