@@ -109,13 +109,26 @@ def test_a_tag_html_parser_would_read_as_text_is_not_replayed():
         replay_tree(Recorder(), root)
 
 
-def test_boilerpipe_text_equals_the_librarys_on_the_serialised_tree():
-    p = page()
+#: A script that writes a script inside an HTML comment: libxml2 reads on to the last
+#: ``</script>`` (HTML5's escaped script states), ``html.parser`` stops at the first.
+ESCAPED_SCRIPT = "<script><!--\ndocument.write('<script src=\"x.js\"></script>');\n//--></script>"
+
+
+def test_a_script_that_holds_an_end_tag_is_not_replayed():
+    root = page(PAGE.replace("</head>", ESCAPED_SCRIPT + "</head>")).blocks.root
+    assert "</script>" in root.find(".//script[2]").text
+    with pytest.raises(TreeNotReplayable):
+        replay_tree(Recorder(), root)
+
+
+@pytest.mark.parametrize("html", [PAGE, PAGE.replace("</head>", ESCAPED_SCRIPT + "</head>")])
+def test_boilerpipe_text_equals_the_librarys_on_the_serialised_tree(html):
+    p = page(html)
     extractor = Boilerpipe()
     library = extractor._lib.ArticleExtractor(raise_on_failure=True)
     expected = library.get_content(etree.tostring(p.blocks.root, method="html", encoding="unicode"))
     assert extractor.extract(p).text == expected
-    assert "Library plans" in expected or PARAGRAPH.strip()[:40] in expected
+    assert (PARAGRAPH.strip()[:40] in expected) == (html == PAGE)  # the early end tag loses it all
 
 
 @pytest.mark.parametrize("member", [Trafilatura, Readability, JusText, Boilerpipe])

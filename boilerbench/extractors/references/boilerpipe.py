@@ -27,6 +27,11 @@ VOID = frozenset(
 )
 
 
+#: The elements whose text ``html.parser`` reads raw, up to its end tag (Python 3.11's
+#: ``HTMLParser.CDATA_CONTENT_ELEMENTS``; lxml writes exactly these raw too).
+RAW_TEXT = ("script", "style")
+
+
 class TreeNotReplayable(ValueError):
     """A tree whose serialisation ``html.parser`` might read otherwise than its walk."""
 
@@ -37,8 +42,12 @@ def replay_tree(handler: Any, root: Any) -> None:
     tokenising that string: each element's start tag (name, attribute list), its text, its
     children, its end tag (none for :data:`VOID` elements), then its tail; non-empty text only,
     one call per text node, as ``html.parser`` with ``convert_charrefs`` reads lxml's escaped
-    text. Raises :class:`TreeNotReplayable` on what the walk cannot mirror exactly (a tag name
-    ``html.parser`` would read as text, a void element holding something)."""
+    text. Raises :class:`TreeNotReplayable` on what the walk cannot mirror exactly: a tag name
+    ``html.parser`` would read as text, a void element holding something, a script whose text
+    holds ``</script`` (libxml2 reads on through ``<!--`` escapes as HTML5 does, ``html.parser``
+    ends the script there), or an ``html.parser`` that reads other elements' text raw."""
+    if tuple(getattr(handler, "CDATA_CONTENT_ELEMENTS", ())) != RAW_TEXT:
+        raise TreeNotReplayable(f"html.parser reads the text of {handler.CDATA_CONTENT_ELEMENTS} raw")
     for event, element in etree.iterwalk(root, events=("start", "end")):
         tag = element.tag
         if not isinstance(tag, str) or not _TAG_NAME.match(tag):
@@ -46,6 +55,8 @@ def replay_tree(handler: Any, root: Any) -> None:
         if event == "start":
             if tag in VOID and (len(element) or element.text):
                 raise TreeNotReplayable(f"void element {tag!r} with content")
+            if tag in RAW_TEXT and element.text and re.search(f"</\\s*{tag}", element.text, re.IGNORECASE):
+                raise TreeNotReplayable(f"an end tag inside the text of {tag!r}")
             handler.handle_starttag(tag, list(element.items()))
             if element.text:
                 handler.handle_data(element.text)

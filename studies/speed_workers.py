@@ -1,0 +1,102 @@
+"""What keeps ``boilerbench extract -j 2`` from running twice as fast as ``-j 1``: the costs a
+worker pays that one process pays once.
+
+1. Start-up: the seconds to import the package and load the model (``api.load_model``), which the
+   parent pays before forking.
+2. Warm-up in a fresh fork: the command line forks a new pool for every batch of pages
+   (``BATCH_PER_WORKER`` per worker); a worker forked from a parent that has extracted nothing
+   builds again whatever is built lazily on first use. Measured as the time of one page in a
+   child forked right after loading against the same page in a child forked after the parent
+   extracted a few pages (and against the page again in the same child).
+3. The straggler wait of a batch: with ``J`` workers the batch lasts as long as its slowest
+   worker; from the pages' own times, the idle share of the batch with pages dealt in order.
+
+    BOILERBENCH_DATA=/work/shared/datasets PYTHONPATH=. python studies/speed_workers.py [--pages 128]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+from speed_pages import fresh, load_pages
+
+#: Pages per worker in one forked pool of ``boilerbench extract`` (boilerbench/cli.py).
+BATCH_PER_WORKER = 64
+
+
+def in_child(fn) -> float:
+    """Seconds of ``fn()`` in a forked child (read back through a pipe)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        start = time.perf_counter()
+        fn()
+        os.write(write, f"{time.perf_counter() - start:.6f}".encode())
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        seconds = float(pipe.read())
+    os.waitpid(pid, 0)
+    return seconds
+
+
+def idle_share(ms: np.ndarray, jobs: int, batch: int) -> float:
+    """Share of worker time idle at the ends of batches when pages of ``ms`` are taken in order by
+    whichever of ``jobs`` workers is free, in pools of ``batch`` pages."""
+    busy = idle = 0.0
+    for start in range(0, len(ms), batch):
+        free = np.zeros(jobs)
+        for value in ms[start : start + batch]:
+            free[np.argmin(free)] += value
+        busy += free.sum()
+        idle += (free.max() - free).sum()
+    return idle / (busy + idle)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dataset", default="wcxb")
+    parser.add_argument("--part", default="all")
+    parser.add_argument("--pages", type=int, default=128)
+    args = parser.parse_args()
+    pages = load_pages(args.dataset, args.part, args.pages)
+
+    start = time.perf_counter()
+    from boilerbench.api import load_model
+
+    imported = time.perf_counter()
+    stack = load_model().extractor
+    loaded = time.perf_counter()
+    print(f"start-up: imports {imported - start:.2f} s, model load {loaded - imported:.2f} s (once, before forking)")
+
+    probe = pages[len(pages) // 2]
+    cold = in_child(lambda: stack.extract(fresh(probe)))
+    again = in_child(lambda: (stack.extract(fresh(probe)), stack.extract(fresh(probe))))
+    for page in pages[:3]:
+        stack.extract(fresh(page))
+    warm = in_child(lambda: stack.extract(fresh(probe)))
+    print(
+        f"one page in a child forked after loading: {1000 * cold:.0f} ms; forked after the parent extracted "
+        f"3 pages: {1000 * warm:.0f} ms; first-use cost a fresh pool pays per worker: {1000 * (cold - warm):.0f} ms "
+        f"(same page twice in one cold child: {1000 * again:.0f} ms)"
+    )
+
+    ms = np.empty(len(pages))
+    for k, page in enumerate(pages):
+        tick = time.perf_counter()
+        stack.extract(fresh(page))
+        ms[k] = 1000 * (time.perf_counter() - tick)
+    print(f"{len(pages)} pages: mean {ms.mean():.0f} ms, p95 {np.percentile(ms, 95):.0f}, max {ms.max():.0f}")
+    for jobs in (2,):
+        share = idle_share(ms, jobs, BATCH_PER_WORKER * jobs)
+        print(f"  -j {jobs}: idle share at batch ends {share:.1%} (batches of {BATCH_PER_WORKER * jobs} pages)")
+        cost = (cold - warm) * 1000 * jobs / (BATCH_PER_WORKER * jobs) / ms.mean()
+        print(f"  -j {jobs}: fresh-pool warm-up as a share of a batch's work {cost:.1%}")
+
+
+if __name__ == "__main__":
+    main()
