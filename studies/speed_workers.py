@@ -11,17 +11,23 @@ worker pays that one process pays once.
 3. The straggler wait of a batch: with ``J`` workers the batch lasts as long as its slowest
    worker; from the pages' own times, the idle share of the batch with pages dealt in order.
 
+4. With ``--cli``: pages per second of ``boilerbench extract`` (the shipped model) and of
+   ``trafilatura --input-dir`` at ``-j 1`` and ``-j 2`` on the same files, start-up included
+   (``benchmarks/speed.py``'s command-line comparison, which this reuses).
+
     BOILERBENCH_DATA=/work/shared/datasets PYTHONPATH=. python studies/speed_workers.py [--pages 128]
+        [--cli --cli-pages 300 --repeats 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 
 import numpy as np
-from speed_pages import fresh, load_pages
+from speed_pages import PROJECT, fresh, load_pages
 
 #: Pages per worker in one forked pool of ``boilerbench extract`` (boilerbench/cli.py).
 BATCH_PER_WORKER = 64
@@ -62,7 +68,18 @@ def main() -> None:
     parser.add_argument("--dataset", default="wcxb")
     parser.add_argument("--part", default="all")
     parser.add_argument("--pages", type=int, default=128)
+    parser.add_argument("--cli", action="store_true", help="time the command-line tools instead")
+    parser.add_argument("--cli-pages", type=int, default=300)
+    parser.add_argument("--repeats", type=int, default=1)
     args = parser.parse_args()
+    if args.cli:
+        sys.path.insert(0, str(PROJECT / "benchmarks"))
+        from speed import cli_speeds
+
+        from boilerbench.api import DEFAULT_MODEL
+
+        cli_speeds(load_pages(args.dataset, args.part, args.cli_pages), [str(DEFAULT_MODEL)], [1, 2], args.repeats)
+        return
     pages = load_pages(args.dataset, args.part, args.pages)
 
     start = time.perf_counter()
