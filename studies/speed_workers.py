@@ -8,10 +8,14 @@ worker pays that one process pays once.
    builds again whatever is built lazily on first use. Measured as the time of one page in a
    child forked right after loading against the same page in a child forked after the parent
    extracted a few pages (and against the page again in the same child).
-3. The straggler wait of a batch: with ``J`` workers the batch lasts as long as its slowest
+3. A pool's own cost: forking two workers from the loaded parent, one trivial task each, and the
+   pool's shutdown (which waits for each worker's interpreter to exit, freeing the heap it
+   inherited), as ``boilerbench extract`` pays it once per batch; and the same with the
+   parent's objects frozen out of the garbage collector first (``gc.freeze()``).
+4. The straggler wait of a batch: with ``J`` workers the batch lasts as long as its slowest
    worker; from the pages' own times, the idle share of the batch with pages dealt in order.
 
-4. With ``--cli``: pages per second of ``boilerbench extract`` (the shipped model) and of
+5. With ``--cli``: pages per second of ``boilerbench extract`` (the shipped model) and of
    ``trafilatura --input-dir`` at ``-j 1`` and ``-j 2`` on the same files, start-up included
    (``benchmarks/speed.py``'s command-line comparison, which this reuses).
 
@@ -22,23 +26,31 @@ worker pays that one process pays once.
 from __future__ import annotations
 
 import argparse
+import gc
+import multiprocessing
 import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 from speed_pages import PROJECT, fresh, load_pages
+
+from boilerbench.experiments.parallel import one_thread
 
 #: Pages per worker in one forked pool of ``boilerbench extract`` (boilerbench/cli.py).
 BATCH_PER_WORKER = 64
 
 
 def in_child(fn) -> float:
-    """Seconds of ``fn()`` in a forked child (read back through a pipe)."""
+    """Seconds of ``fn()`` in a forked child (read back through a pipe), set up as the command
+    line's workers are (``one_thread``: without it, LightGBM's predict hangs in a child forked
+    after the parent predicted, in OpenMP)."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
         os.close(read)
+        one_thread()
         start = time.perf_counter()
         fn()
         os.write(write, f"{time.perf_counter() - start:.6f}".encode())
@@ -48,6 +60,19 @@ def in_child(fn) -> float:
         seconds = float(pipe.read())
     os.waitpid(pid, 0)
     return seconds
+
+
+def pool_round_trip(jobs: int = 2) -> float:
+    """Seconds to fork a pool of ``jobs`` workers as the command line does, run one trivial task
+    on each and shut it down (median of three)."""
+    context = multiprocessing.get_context("fork")
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        with ProcessPoolExecutor(jobs, mp_context=context, initializer=one_thread) as pool:
+            list(pool.map(abs, range(jobs)))
+        times.append(time.perf_counter() - start)
+    return float(np.median(times))
 
 
 def idle_share(ms: np.ndarray, jobs: int, batch: int) -> float:
@@ -101,6 +126,15 @@ def main() -> None:
         f"3 pages: {1000 * warm:.0f} ms; first-use cost a fresh pool pays per worker: {1000 * (cold - warm):.0f} ms "
         f"(same page twice in one cold child: {1000 * again:.0f} ms)"
     )
+
+    for freeze in (False, True):
+        if freeze:
+            gc.freeze()
+        print(
+            f"a pool of 2 forked workers, 2 trivial tasks, shut down{' (gc.freeze)' if freeze else ''}: "
+            f"{1000 * pool_round_trip():.0f} ms"
+        )
+    gc.unfreeze()
 
     ms = np.empty(len(pages))
     for k, page in enumerate(pages):

@@ -399,13 +399,16 @@ class Stack(WithMembers, Estimator):
 
     def _predict(self, model: Any, rows: np.ndarray, compiled: bool = False) -> np.ndarray:
         """P(content) of ``rows`` by ``model``; ``compiled``: by its lleaves build (extraction only:
-        the models of training's folds are never compiled)."""
+        the models of training's folds are never compiled). LightGBM predicts on ``n_jobs`` threads,
+        as the compiled build does: its default, OpenMP's thread count (every core), took five times
+        as long on one page's rows on the busy 2-core machine (studies/speed_profile.py), and
+        hangs a worker forked after its parent predicted unless the worker resets OpenMP."""
         if not len(rows):
             return np.zeros(0)
         if compiled and self.backend == "lightgbm":
             return self._compiled(model)(rows)
         if self.backend == "lightgbm":
-            return model.predict(rows, num_iteration=model.best_iteration or None)
+            return model.predict(rows, num_iteration=model.best_iteration or None, num_threads=self.n_jobs)
         return model.predict_proba(rows)[:, 1]
 
     def _compiled(self, model: Any) -> Callable[[np.ndarray], np.ndarray]:
