@@ -32,7 +32,9 @@ class NoStoplistError(ValueError):
 
 
 class JusText(ReferenceExtractor):
-    """jusText: the paragraphs it does not classify as boilerplate."""
+    """jusText: the paragraphs it does not classify as boilerplate. Inside a stack's vote it reads
+    the page's shared lxml.html tree (:mod:`.lxml_tree`) instead of parsing the page again; its
+    text is the same (``studies/speed_shared_parse.py``)."""
 
     MODULE = "justext"
     DISTRIBUTION = "jusText"
