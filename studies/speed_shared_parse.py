@@ -5,13 +5,20 @@ as its adapter computed it before sharing (the library's own string entry point:
 ``extract(html)``, readability's ``Document(html, url=url)``, ``justext.justext(html)``,
 boilerpy3 on lxml's serialisation of the page's tree) against the adapter's text inside a shared
 scope (:func:`boilerbench.extractors.sharing.sharing`, as a stack's vote runs them): every page
-whose text differs is listed. Then the time of both ways, in the same run, page by page in turns,
-``--repeats`` rounds, the minimum round kept; the shared tree's parse is timed on its own (it is
+whose text differs is listed. Then the time of both ways, in the same run, page by page in turns
+(which way goes first alternates from page to page: the second meets the page in the CPU's
+caches), ``--repeats`` rounds, the minimum round kept; the shared tree's parse is timed on its own (it is
 paid once per page, by whichever member asks first), and every figure is also a ratio of
 trafilatura's own time on the same pages (``trafilatura.extract(html)``).
 
+With ``--stack``, the whole stack (the shipped model) with issue 37's changes on and off in the
+same process, page by page in ABBA order: off is the shared tree not shared (each member parses
+the string), boilerpy3 given lxml's serialisation, readability always given the URL and LightGBM
+on OpenMP's default threads, as before them. Separate processes cannot compare them on the
+shared machine: the same run's time moved from 144 to 252 ms a page from one minute to the next.
+
     BOILERBENCH_DATA=/work/shared/datasets PYTHONPATH=. python studies/speed_shared_parse.py
-        [--dataset wcxb] [--part all] [--limit 400] [--timed 60] [--repeats 3]
+        [--dataset wcxb] [--part all] [--limit 400] [--timed 60] [--repeats 3] [--stack]
 """
 
 from __future__ import annotations
@@ -20,6 +27,7 @@ import argparse
 import time
 from collections.abc import Callable
 
+import numpy as np
 from lxml import etree
 from speed_pages import fresh, load_pages
 
@@ -98,15 +106,18 @@ def timing(members: dict, old: dict, pages: list[Page], repeats: int) -> None:
     rounds: dict[str, list[float]] = {}
     for _ in range(repeats):
         total: dict[str, float] = {}
-        for page in pages:
+        for k, page in enumerate(pages):
             page = fresh(page)
             _ = page.blocks, page.blocks.detected_language
-            for name in members:
-                clock(total, f"{name} before", old[name], page)
-            with sharing(page):
-                clock(total, "shared parse", html_tree, page)
-                for name, member in members.items():
-                    clock(total, f"{name} shared", member._text, page)
+            for shared_first in (k % 2 == 1, k % 2 == 0):  # ABBA: neither way always runs on a warm cache
+                if shared_first:
+                    with sharing(page):
+                        clock(total, "shared parse", html_tree, page)
+                        for name, member in members.items():
+                            clock(total, f"{name} shared", member._text, page)
+                else:
+                    for name in members:
+                        clock(total, f"{name} before", old[name], page)
         for key, seconds in total.items():
             rounds.setdefault(key, []).append(1000 * seconds / len(pages))
     best = {key: min(values) for key, values in rounds.items()}
@@ -125,6 +136,60 @@ def timing(members: dict, old: dict, pages: list[Page], repeats: int) -> None:
     print(f"  rounds: { {k: [round(v, 2) for v in vs] for k, vs in rounds.items()} }")
 
 
+def switch(stack, on: bool) -> None:
+    """Issue 37's changes on, or off (as before them: see the module docstring)."""
+    import contextlib
+    import re
+
+    import boilerbench.extractors.members as members_module
+    import boilerbench.extractors.references.boilerpipe as boilerpipe_module
+    import boilerbench.extractors.references.readability as readability_module
+
+    saved = switch.__dict__.setdefault(
+        "saved",
+        (members_module.sharing, boilerpipe_module.replay_tree, readability_module._IFRAME, type(stack)._predict),
+    )
+
+    def not_replayed(*_):
+        raise boilerpipe_module.TreeNotReplayable("off")
+
+    def default_threads(self, model, rows, compiled=False):
+        return model.predict(rows, num_iteration=model.best_iteration or None) if len(rows) else np.zeros(0)
+
+    if on:
+        members_module.sharing, boilerpipe_module.replay_tree, readability_module._IFRAME, type(stack)._predict = saved
+    else:
+        members_module.sharing = lambda page: contextlib.nullcontext()
+        boilerpipe_module.replay_tree = not_replayed
+        readability_module._IFRAME = re.compile("")
+        type(stack)._predict = default_threads
+
+
+def stack_ab(pages: list[Page]) -> None:
+    """The stack's ms per page with the changes on and off, ABBA, and trafilatura's."""
+    from boilerbench.api import load_model
+
+    stack, reference = load_model().extractor, Trafilatura()
+    pages = [p for p in pages if len(p.html) <= reference.max_html_chars]
+    total = {"on": 0.0, "off": 0.0, "trafilatura": 0.0}
+    for on in (True, False):  # warm-up of both
+        switch(stack, on)
+        stack.extract(fresh(pages[0]))
+    for k, page in enumerate(pages):
+        for on in (True, False) if k % 2 == 0 else (False, True):
+            switch(stack, on)
+            clock(total, "on" if on else "off", stack.extract, fresh(page))
+        clock(total, "trafilatura", reference.extract, fresh(page))
+    switch(stack, True)
+    n, ref = len(pages), total["trafilatura"]
+    on, off = total["on"], total["off"]
+    print(
+        f"{n} pages, stack with the changes {1000 * on / n:.1f} ms/page ({on / ref:.2f}x trafilatura), "
+        f"without {1000 * off / n:.1f} ({off / ref:.2f}x), trafilatura {1000 * ref / n:.1f}; "
+        f"saving {1000 * (off - on) / n:.1f} ms/page = {(off - on) / ref:.3f}x trafilatura"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", default="wcxb")
@@ -133,8 +198,12 @@ def main() -> None:
     parser.add_argument("--timed", type=int, default=60, help="of those, pages timed")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-check", action="store_true")
+    parser.add_argument("--stack", action="store_true", help="the whole stack with the changes on and off")
     args = parser.parse_args()
     pages = load_pages(args.dataset, args.part, args.limit)
+    if args.stack:
+        stack_ab(pages)
+        return
     members = {
         "trafilatura": Trafilatura(),
         "readability": Readability(),
