@@ -30,6 +30,7 @@ from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.extractors.base import BaseExtractor, tags
+from boilerbench.extractors.sharing import sharing
 
 #: The label a member gets on blocks of a page it failed on.
 FAILED = -1
@@ -139,8 +140,12 @@ class WithMembers:
 
 
 def vote_matrix(members: Sequence[Member], page: Page) -> np.ndarray:
-    """The members' votes on ``page``: int8 (n_blocks, n_members), -1 where a member failed."""
+    """The members' votes on ``page``: int8 (n_blocks, n_members), -1 where a member failed.
+    The members share what :mod:`boilerbench.extractors.sharing` shares of the page while they
+    vote (one lxml.html parse for the references that take a tree), and nothing after."""
     n = len(page.blocks)
     if not members:
         return np.zeros((n, 0), dtype=np.int8)
-    return np.column_stack([m.labels(page) for m in members]).astype(np.int8).reshape(n, len(members))
+    with sharing(page):
+        votes = [m.labels(page) for m in members]
+    return np.column_stack(votes).astype(np.int8).reshape(n, len(members))

@@ -14,9 +14,12 @@ as its documentation describes); any stoplist name fixes that one for every page
 
 from __future__ import annotations
 
+from typing import Any
+
 from boilerbench.datasets.page import Page
 from boilerbench.errors import check_choice
 from boilerbench.extractors.references.base import ReferenceExtractor
+from boilerbench.extractors.references.lxml_tree import html_tree
 from boilerbench.language import justext_stoplist
 
 #: The two stoplist modes beside jusText's own stoplist names.
@@ -29,7 +32,9 @@ class NoStoplistError(ValueError):
 
 
 class JusText(ReferenceExtractor):
-    """jusText: the paragraphs it does not classify as boilerplate."""
+    """jusText: the paragraphs it does not classify as boilerplate. Inside a stack's vote it reads
+    the page's shared lxml.html tree (:mod:`.lxml_tree`) instead of parsing the page again; its
+    text is the same (``studies/speed_shared_parse.py``)."""
 
     MODULE = "justext"
     DISTRIBUTION = "jusText"
@@ -54,8 +59,36 @@ class JusText(ReferenceExtractor):
 
     def _text(self, page: Page) -> str:
         name = self.stoplist_for(page)
+        stoplist: frozenset[str]
+        thresholds: dict[str, float]
         if name == INDEPENDENT:
-            paragraphs = self._lib.justext(page.html, frozenset(), stopwords_low=0, stopwords_high=0)
+            stoplist, thresholds = frozenset(), {"stopwords_low": 0.0, "stopwords_high": 0.0}
         else:
-            paragraphs = self._lib.justext(page.html, self._lib.get_stoplist(name))
+            stoplist, thresholds = self._lib.get_stoplist(name), {}
+        tree = html_tree(page)
+        if tree is None:
+            paragraphs = self._lib.justext(page.html, stoplist, **thresholds)
+        else:
+            paragraphs = self._from_tree(tree, stoplist, **thresholds)
         return "\n".join(p.text for p in paragraphs if not p.is_boilerplate)
+
+    def _from_tree(
+        self, tree: Any, stoplist: frozenset, stopwords_low: float | None = None, stopwords_high: float | None = None
+    ) -> list:
+        """``justext.justext`` from a parsed tree: its body after ``html_to_dom``, with its
+        defaults; the tree is the page's shared one (:mod:`.lxml_tree`), which jusText's cleaner
+        copies before removing anything."""
+        core = self._lib.core
+        paragraphs = core.ParagraphMaker.make_paragraphs(core.preprocessor(tree))
+        core.classify_paragraphs(
+            paragraphs,
+            stoplist,
+            core.LENGTH_LOW_DEFAULT,
+            core.LENGTH_HIGH_DEFAULT,
+            core.STOPWORDS_LOW_DEFAULT if stopwords_low is None else stopwords_low,
+            core.STOPWORDS_HIGH_DEFAULT if stopwords_high is None else stopwords_high,
+            core.MAX_LINK_DENSITY_DEFAULT,
+            core.NO_HEADINGS_DEFAULT,
+        )
+        core.revise_paragraph_classification(paragraphs, core.MAX_HEADING_DISTANCE_DEFAULT)
+        return paragraphs

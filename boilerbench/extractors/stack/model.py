@@ -477,13 +477,16 @@ class Stack(WithMembers, BaseExtractor):
 
     def _predict(self, model: Any, rows: np.ndarray, compiled: bool = False) -> np.ndarray:
         """P(content) of ``rows`` by ``model``; ``compiled``: by its lleaves build (extraction only:
-        the models of training's folds are never compiled)."""
+        the models of training's folds are never compiled). LightGBM predicts on ``n_jobs`` threads,
+        as the compiled build does: its default, OpenMP's thread count (every core), took five times
+        as long on one page's rows on the busy 2-core machine (studies/speed_profile.py), and
+        hangs a worker forked after its parent predicted unless the worker resets OpenMP."""
         if not len(rows):
             return np.zeros(0)
         if compiled and self.backend == "lightgbm":
             return self._compiled(model)(rows)
         if self.backend == "lightgbm":
-            return model.predict(rows, num_iteration=model.best_iteration or None)
+            return model.predict(rows, num_iteration=model.best_iteration or None, num_threads=self.n_jobs)
         return model.predict_proba(rows)[:, 1]
 
     def _compiled(self, model: Any) -> Callable[[np.ndarray], np.ndarray]:
@@ -536,7 +539,7 @@ class Stack(WithMembers, BaseExtractor):
         clock.lap("features_ms")
         p = self._pool(self.probabilities(rows, page, layout), layout)
         clock.lap("trees_ms")
-        page_type = decoding = None
+        page_type = decoding = summary = None
         if self.gate_ is not None:
             summary = self._summary(rows, layout)
             page_type, decoding = self.gate_.page_type(summary), self.gate_.decoding_of(summary)
@@ -544,9 +547,9 @@ class Stack(WithMembers, BaseExtractor):
         clock.lap("decode_ms")
         info: dict = clock.laps
         info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
-        if gate is not None and summary is not None:
+        if self.gate_ is not None and summary is not None:
             info["predicted_page_type"] = page_type
-            info["page_type_confidence"] = float(gate.probabilities(summary).max())
+            info["page_type_confidence"] = float(self.gate_.probabilities(summary).max())
         extraction = Extraction.from_labels(page, labels, None, **info)
         extra = fallback_text(page.blocks, extraction.text) if self.product_fallback else ""
         if extra:
