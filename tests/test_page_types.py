@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from test_stack import _fake_members, small  # noqa: F401  (the fixture fakes the stack's members)
+from test_stack import small
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError

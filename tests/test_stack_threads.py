@@ -8,6 +8,7 @@ import time
 import numpy as np
 import pytest
 
+from boilerbench.extractors.all_text import AllText
 from boilerbench.extractors.stack import Stack
 
 lightgbm = pytest.importorskip("lightgbm")
@@ -25,7 +26,7 @@ class Recording:
 
 def test_lightgbm_predicts_on_the_stacks_threads():
     model = Recording()
-    p = Stack(n_jobs=1)._predict(model, np.zeros((3, 4)))
+    p = Stack(members={"all_text": AllText()}, n_jobs=1)._predict(model, np.zeros((3, 4)))
     assert model.kwargs == {"num_iteration": None, "num_threads": 1}
     assert p.tolist() == [0.25, 0.25, 0.25]
 
@@ -36,7 +37,7 @@ def test_a_worker_forked_after_the_parent_predicted_can_predict():
     booster = lightgbm.train(
         {"objective": "binary", "verbose": -1, "num_threads": 1}, lightgbm.Dataset(X, (X[:, 0] > 0.5).astype(int)), 5
     )
-    stack = Stack(n_jobs=1)
+    stack = Stack(members={"all_text": AllText()}, n_jobs=1)
     expected = stack._predict(booster, X)
     pid = os.fork()
     if pid == 0:  # the child: exit 0 only when it predicts what the parent did
