@@ -35,6 +35,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from boilerbench.engine.extraction import PageTimeout, WorkerCrashed
+from boilerbench.errors import describe
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -116,7 +117,7 @@ def _start(task: Callable[[int], Any]) -> _Worker:
 
 
 def _fail(failed: Callable[[int, Exception], None], index: int, error: Exception, name: str = "") -> None:
-    log.warning("%s%s: recorded as its error", f"page {name}: " if name else "", error)
+    log.warning("%s%s: recorded as its error", f"page {name}: " if name else "", describe(error))
     failed(index, error)
 
 

@@ -49,6 +49,11 @@ def evaluate_pages(
     time limit (it took at least that)."""
     pages = list(pages)
     results: list[PageResult | None] = [None] * len(pages)
+    if pages:
+        # what every row needs and loads lazily (the language identifier, about a second) is
+        # loaded here, before workers are forked: they inherit it, rather than each loading its
+        # own against its first page's time limit
+        pages[0].language  # noqa: B018
 
     def evaluate(index: int) -> PageResult:
         result = evaluate_page(extractor, pages[index], max_html_chars, rouge=rouge)
