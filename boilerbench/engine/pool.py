@@ -60,11 +60,16 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _serve(task: Callable[[int], Any], conn: Connection) -> None:
-    """A worker's life: compute ``task(index)`` for each index received, until told to stop."""
+def _serve(task: Callable[[int], Any], conn: Connection, workers: list[_Worker]) -> None:
+    """A worker's life: compute ``task(index)`` for each index received, until told to stop or
+    until the parent is gone. It first closes the parent's ends of every worker's pipe, its own
+    included, inherited by the fork: held open here, they would hide the parent's exit."""
+    for worker in workers:
+        worker.conn.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     one_thread()
-    while (index := conn.recv()) is not None:
+    while (index := _next(conn)) is not None:
         try:
             message: tuple[bool, Any] = (True, task(index))
         except Exception as err:  # a bug in the task, not a page's error: the parent raises it
@@ -73,6 +78,15 @@ def _serve(task: Callable[[int], Any], conn: Connection) -> None:
             conn.send(message)
         except Exception as err:  # a result or an exception that cannot be pickled
             conn.send((False, RuntimeError(f"the worker could not send its result: {type(err).__name__}: {err}")))
+
+
+def _next(conn: Connection) -> int | None:
+    """The next index to compute; None when told to stop or when the parent has gone."""
+    try:
+        index: int | None = conn.recv()
+    except (EOFError, OSError):
+        return None
+    return index
 
 
 @dataclass
@@ -95,6 +109,9 @@ class _Worker:
 
     def stop(self) -> None:
         """End it: politely when idle, by SIGKILL when busy or deaf."""
+        if self.process.pid is None:  # interrupted before it started
+            self.conn.close()
+            return
         if self.index is None and self.process.is_alive():
             try:
                 self.conn.send(None)
@@ -107,13 +124,21 @@ class _Worker:
         self.conn.close()
 
 
-def _start(task: Callable[[int], Any]) -> _Worker:
+def _start(task: Callable[[int], Any], workers: list[_Worker]) -> None:
+    """Fork a worker into ``workers``: listed before it starts, so that a Ctrl-C at any moment
+    leaves no worker that the parent does not stop (daemonic, too: ended at exit whatever happens)."""
     context = multiprocessing.get_context("fork")
     here, there = context.Pipe()
-    process = context.Process(target=_serve, args=(task, there), name="boilerbench-worker")
-    process.start()
+    process = context.Process(target=_serve, args=(task, there, workers), name="boilerbench-worker", daemon=True)
+    workers.append(_Worker(process, here))
+    # Ctrl-C is held back during the fork: Python would run its handler inside an at-fork hook
+    # (logging's), which swallows the KeyboardInterrupt; the worker unblocks it once it ignores it
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        process.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     there.close()
-    return _Worker(process, here)
 
 
 def _fail(failed: Callable[[int, Exception], None], index: int, error: Exception, name: str = "") -> None:
@@ -142,7 +167,7 @@ def run_in_workers(
         while pending or any(w.index is not None for w in workers):
             busy_count = sum(1 for w in workers if w.index is not None)
             while len(workers) < min(n_workers, busy_count + len(pending)):
-                workers.append(_start(task))
+                _start(task, workers)
             for worker in workers:
                 if worker.index is None and pending:
                     worker.give(pending.popleft())
