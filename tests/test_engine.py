@@ -196,3 +196,36 @@ def test_run_py_n_workers_2_with_a_sigkilled_worker_and_a_timeout_finishes_and_e
         "p06": f"PageTimeout: page took more than {LIMIT_S:g} s",
     }
     assert (rows.drop(index=["p03", "p06"]).token_f1 == 1.0).all()
+
+
+def _gone(pid: int) -> bool:
+    """Whether process ``pid`` has exited (a zombie waiting for its reaper counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc")
+def test_workers_end_when_their_parent_is_sigkilled(tmp_path):
+    """A SIGKILLed run (test_kill's) leaves no worker behind: each one sees its pipe close."""
+    script = (
+        "import os, sys, time\n"
+        "from boilerbench.engine.pool import run_in_workers\n"
+        "def task(i):\n"
+        "    open(os.path.join(sys.argv[1], str(os.getpid())), 'w').close()\n"
+        "    time.sleep(0.2)\n"
+        "run_in_workers(task, 10_000, 2, lambda i, r: None, lambda i, e: None)\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], cwd=PROJECT)
+    deadline = time.monotonic() + 30
+    while len(list(tmp_path.iterdir())) < 2:
+        assert time.monotonic() < deadline and parent.poll() is None
+        time.sleep(0.05)
+    parent.kill()
+    parent.wait()
+    workers = [int(p.name) for p in tmp_path.iterdir()]
+    while not all(_gone(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(_gone(pid) for pid in workers), "a worker outlived its parent"
