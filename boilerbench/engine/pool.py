@@ -160,6 +160,7 @@ def run_in_workers(
     error)`` for a page whose worker died twice (:class:`WorkerCrashed`) or that ran past
     ``page_timeout_s`` (:class:`PageTimeout`); ``page_name(i)`` names the page in messages.
     An exception raised by ``task`` itself (a bug, not a page's error) is raised here."""
+    n_workers = max(1, n_workers)
     pending = deque(range(count))
     deaths: Counter[int] = Counter()
     workers: list[_Worker] = []
