@@ -84,11 +84,15 @@ def load_extractor(extractor: str | None, model: str | None, options: Sequence[s
             raise UsageError(str(err)) from None
     if extractor in NEEDS_GOLD:
         raise UsageError(f"extractor {extractor!r} reads the gold text of benchmark pages: it cannot run on your pages")
+    from boilerbench.conf import renamed_message
     from boilerbench.configs import extractor_names
 
     names = extractor_names()
     if extractor not in names:
-        raise UsageError(f"unknown extractor {extractor!r}; choose one of: {', '.join(names)}")
+        raise UsageError(
+            renamed_message("extractor", extractor)
+            or f"unknown extractor {extractor!r}; choose one of: {', '.join(names)}"
+        )
     bad = [o for o in options if "=" not in o]
     if bad:
         raise UsageError(f"--set takes KEY=VALUE, got {bad[0]!r}")

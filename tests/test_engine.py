@@ -26,7 +26,7 @@ from misbehaving import Misbehaving
 from omegaconf import OmegaConf
 
 import boilerbench.api  # noqa: F401  (imported here, as a real run has it, not in each fresh worker)
-from boilerbench import cli
+from boilerbench import cli, commands
 from boilerbench.datasets.page import Page
 from boilerbench.engine.extraction import PageTimeout, extract_safely
 from boilerbench.engine.pool import run_in_workers
@@ -128,7 +128,7 @@ def folder(tmp_path):
 def extract(args: list[str], extractor: Misbehaving, capsys, monkeypatch) -> tuple[int, list[dict], str]:
     """``boilerbench extract ARGS`` with ``extractor``: exit status, rows, standard error."""
     monkeypatch.setattr(cli, "load_extractor", lambda *a: extractor)
-    status = cli.main(["extract", "--extractor", "all_text", "--format", "jsonl", "--quiet", *args])
+    status = commands.main(["extract", "--extractor", "all_text", "--format", "jsonl", "--quiet", *args])
     out, err = capsys.readouterr()
     return status, [json.loads(line) for line in out.splitlines()], err
 
@@ -157,7 +157,7 @@ def test_extract_page_timeout_fails_the_page_and_extracts_the_next(folder, capsy
 @pytest.mark.parametrize("value", ["0", "-2", "soon"])
 def test_extract_bad_page_timeout_is_one_line_exit_2(folder, capsys, value):
     with pytest.raises(SystemExit) as exit_info:
-        cli.main(["extract", "--page-timeout", value, str(folder)])
+        commands.main(["extract", "--page-timeout", value, str(folder)])
     err = capsys.readouterr().err
     assert exit_info.value.code == 2 and len(err.splitlines()) == 1 and "--page-timeout" in err
 
