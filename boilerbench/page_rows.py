@@ -15,11 +15,14 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boilerbench.engine.extraction import PageTimeout, run_safely
 from boilerbench.engine.pool import apply
 from boilerbench.errors import BoilerbenchError, UsageError, describe
+
+if TYPE_CHECKING:
+    from boilerbench.api import Document
 
 #: Extractors that read the gold text: they cannot run on pages without one.
 NEEDS_GOLD = ("oracle",)
@@ -120,12 +123,18 @@ def row(item: Item, status: str, start: float, text: str = "", error: str = "", 
     }
 
 
-def process(item: Item, job: Job) -> dict:
-    """Extract one page with the ``job``'s extractor: its row. An item that carries an error or a
-    skip reason is not extracted: its row says so."""
+def _document(item: Item, job: Job) -> Document:
+    """The page of ``item`` (its bytes decoded), extracted by the ``job``."""
     from boilerbench.api import as_text, extract_document
     from boilerbench.datasets.page import Page
 
+    page = Page(item.id, as_text(item.data, item.charset), "", item.url)
+    return extract_document(job.extractor, page, markdown=job.markdown, metadata=job.metadata, name=job.name)
+
+
+def process(item: Item, job: Job) -> dict:
+    """Extract one page with the ``job``'s extractor: its row. An item that carries an error or a
+    skip reason is not extracted: its row says so."""
     start = time.perf_counter()
     if item.skipped:
         return row(item, "skipped", start)
@@ -136,10 +145,7 @@ def process(item: Item, job: Job) -> dict:
         error = "binary file, not HTML"
     if error:
         return row(item, "failed", start, error=error)
-    page = Page(item.id, as_text(item.data, item.charset), "", item.url)
-    document, error = run_safely(
-        lambda: extract_document(job.extractor, page, markdown=job.markdown, metadata=job.metadata, name=job.name)
-    )
+    document, error = run_safely(lambda: _document(item, job))
     if document is None:
         if error.startswith("PageTooLargeError"):
             error += " (raise it with --set max_html_chars=N)"

@@ -4,10 +4,11 @@ the run finishes, exit status 1), a page past ``page_timeout_s`` (it fails as ``
 its worker is killed and replaced, the next pages are extracted), the size limit and its
 deprecated key, and the one error format.
 
-What would fail: a pool that hangs or loses rows when a worker dies (the CLI's spawn pool did),
-a time limit that waits for the page (a thread cannot be killed), a killed worker not replaced
-(the pages after it never run), a worker left running after the run, a failed page that does not
-count for the exit status.
+What would fail: a pool that hangs, stops or loses rows when a worker dies (the previous pool
+raised ``BrokenProcessPool`` when a worker died while pages were being handed out), a time limit
+that waits for the page (a thread cannot be killed), a killed worker not replaced (the pages after
+it never run), a worker left running after the run or after its parent died, a failed page that
+does not count for the exit status.
 """
 
 from __future__ import annotations
