@@ -10,10 +10,10 @@ import signal
 import time
 
 from boilerbench.datasets.page import Page
-from boilerbench.extractors.base import Extraction, HeuristicExtractor
+from boilerbench.extractors.base import BaseExtractor, Extraction
 
 
-class Misbehaving(HeuristicExtractor):
+class Misbehaving(BaseExtractor):
     """Dies on the pages whose id contains ``die_on``, sleeps ``sleep_s`` seconds on those whose
     id contains ``sleep_on`` (an empty marker matches nothing)."""
 
