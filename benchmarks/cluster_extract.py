@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 
 from benchmarks.common import record, run_main, timed
 from benchmarks.dataset_speed import load
-from boilerbench import cli
+from boilerbench import page_rows
 from boilerbench.errors import import_optional
 
 
@@ -51,16 +51,17 @@ def main(argv: list[str]) -> int:
 
     split, _ = load(args.dataset)
     pages = [*split.train, *split.validation, *split.test][: args.pages]
-    items = [cli.Item(p.id, p.html.encode("utf-8"), p.url, "utf-8") for p in pages]
+    items = [page_rows.Item(p.id, p.html.encode("utf-8"), p.url, "utf-8") for p in pages]
     print(f"{len(items)} pages of {args.dataset}, extractor {args.extractor}")
 
-    local, one_s = rows_of(lambda: cli.run_pages(items, 1, args.extractor, None))
-    jobs, two_s = rows_of(lambda: cli.run_pages(items, 2, args.extractor, None))
+    job = page_rows.Job(page_rows.load_extractor(args.extractor, None), args.extractor)
+    local, one_s = rows_of(lambda: page_rows.run_pages(items, job, 1))
+    jobs, two_s = rows_of(lambda: page_rows.run_pages(items, job, 2))
     cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
     with distributed.Client(cluster) as client:
         gathered = timed(lambda: client.gather(client.map(noop, range(1000), pure=False)))[1]
         overhead_ms = gathered / 1000 * 1000 * 2  # two workers share the wall time
-        client.run(lambda: __import__("boilerbench.cli"))  # warm imports, as a long-running cluster has them
+        client.run(lambda: __import__("boilerbench.page_rows"))  # warm imports, as a long-running cluster has them
         remote, dask_s = rows_of(lambda: run_on_cluster(items, client, args.extractor, None, batch=args.batch))
     cluster.close()
 

@@ -2,7 +2,7 @@
 
     python -m benchmarks.memory [--mb 50] [--extractors bte,crf] [--timeout 300] [--cap-gb 8]
 
-The page (:func:`page`) is a generated news-site page of the size asked for (``max_page_mb``'s
+The page (:func:`page`) is a generated news-site page of the size asked for (``max_html_chars``'s
 default is 50: the largest page a run extracts): a navigation bar, then article sections of
 headings, paragraphs, link lists and tables, repeated. Each extractor runs in a fresh process
 (fitted first on the tiny hand-made set of :mod:`benchmarks.fuzz` when it learns) and extracts and

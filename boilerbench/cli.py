@@ -3,7 +3,7 @@ trained model file or an extractor that needs no training.
 
     boilerbench extract [--model PATH | --extractor NAME [--set KEY=VALUE]...] INPUT...
                         [-o FILE | -o DIR/] [--format text|markdown|jsonl|csv] [--with-metadata]
-                        [-j N | --cluster ADDRESS]
+                        [-j N] [--page-timeout SECONDS] [--cluster ADDRESS]
     boilerbench extract --list-extractors
 
 INPUT is an HTML file, a folder, ``-`` (one page on standard input), a JSON Lines file
@@ -17,7 +17,8 @@ the package (:data:`boilerbench.api.DEFAULT_MODEL`) is used.
 
 Every input ends as a row: ``extracted`` (with its text), ``empty`` (the extractor found no
 main text), ``failed`` (its ``error``: an unreadable or binary file, a truncated WARC, an
-extractor error, a worker process that died twice on it: ``WorkerCrashed``) or ``skipped`` (its
+extractor error, a worker process that died twice on it: ``WorkerCrashed``, a page that ran past
+``--page-timeout``: ``PageTimeout``) or ``skipped`` (its
 reason: a non-HTML file or WARC response). Rows keep the input order. Warnings (an extractor that
 returns nothing on a Chinese page, ensemble members that refused a page for its size) are in
 the row and on standard error. The last line on standard error counts extracted / empty /
@@ -33,10 +34,14 @@ Exit status: 0 when no page failed, 1 when some did, 2 on a usage or environment
 on standard error: a missing input or model file, an unreadable model file, a bad option, an
 unreachable cluster), 130 on Ctrl-C (after writing every finished row and the counts).
 
-``-j N`` extracts in N forked worker processes (:func:`boilerbench.experiments.parallel.run_with_retries`:
-a killed worker's pages are run again, and a page whose worker dies twice is reported as
-``WorkerCrashed``); ``--cluster ADDRESS`` on a Dask cluster (:mod:`boilerbench.distributed`).
-This is the top floor: it imports the runner's pieces; nothing imports it.
+``-j N`` extracts in N forked worker processes, the pool that ``boilerbench run n_workers=N`` uses
+(:mod:`boilerbench.engine.pool`): a killed worker is replaced and its page run again, and a page
+whose worker dies twice is reported as ``WorkerCrashed``; ``--page-timeout SECONDS`` kills the
+worker of a page that takes longer (the page is reported as ``PageTimeout``, the others go on;
+the pages then run in a worker process even without ``-j``). ``--cluster ADDRESS`` extracts on a
+Dask cluster (:mod:`boilerbench.distributed`) with the same per-page function
+(:func:`boilerbench.page_rows.process`). This is the top floor: it imports the runner's pieces;
+nothing imports it.
 """
 
 from __future__ import annotations
@@ -48,17 +53,16 @@ import json
 import re
 import signal
 import sys
-import time
 import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 from typing import IO, Any
 
-from boilerbench.errors import ArgumentParser, BoilerbenchError, import_optional
+from boilerbench.errors import ArgumentParser, BoilerbenchError, UsageError, describe, import_optional
+from boilerbench.page_rows import NEEDS_GOLD, Item, Job, load_extractor, run_pages
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 WARC_SUFFIXES = (".warc", ".arc")
@@ -69,41 +73,6 @@ EXTENSIONS = {"text": ".txt", "markdown": ".md", "jsonl": ".json", "csv": ".csv"
 STATUSES = ("extracted", "empty", "failed", "skipped")
 METADATA_FIELDS = ("title", "author", "date", "language", "sitename", "canonical_url", "page_type")
 CSV_FIELDS = ("id", "url", "status", "text", "error", "skipped", "warnings", "ms")
-#: Extractors that read the gold text: they cannot run on pages without one.
-NEEDS_GOLD = ("oracle",)
-#: A file is binary, not HTML, when more than this share of its first 8 KB are control bytes.
-BINARY_SHARE = 0.05
-_CONTROL_BYTES = bytes([*range(0, 9), *range(14, 32), 127])
-#: Pages handed to the worker processes at a time (per worker): bounded memory on any input.
-BATCH_PER_WORKER = 64
-
-
-class UsageError(BoilerbenchError):
-    """A wrong command line or environment: exit status 2."""
-
-
-@dataclass
-class Item:
-    """One input page: raw bytes, or why it has none (an ``error``, or a ``skipped`` reason);
-    ``name`` is its output file's path under ``-o DIR`` (no extension)."""
-
-    id: str
-    data: bytes = b""
-    url: str | None = None
-    charset: str | None = None
-    error: str = ""
-    skipped: str = ""
-    name: str = ""
-
-
-def looks_binary(data: bytes) -> bool:
-    """Whether ``data`` looks like a binary file: many control bytes in its first 8 KB (a UTF-16
-    page, which has NUL bytes, starts with a byte-order mark and is not binary)."""
-    head = data[:8192]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return False
-    controls = len(head) - len(head.translate(None, _CONTROL_BYTES))
-    return controls > BINARY_SHARE * len(head)
 
 
 def _kind(path: Path) -> str | None:
@@ -143,7 +112,7 @@ def _jsonl_items(path: Path, name: str) -> Iterator[Item]:
                 if not isinstance(html, str):
                     raise TypeError("'html' is not a string")
             except (ValueError, KeyError, TypeError) as err:
-                yield Item(fallback, error=f"bad JSON line: {type(err).__name__}: {err}", name=f"{name}/{number}")
+                yield Item(fallback, error=f"bad JSON line: {describe(err)}", name=f"{name}/{number}")
                 continue
             page_id = str(record.get("id", fallback))
             yield Item(page_id, html.encode("utf-8"), record.get("url"), "utf-8", name=f"{name}/{number}")
@@ -214,7 +183,7 @@ def _file_items(path: Path, name: str) -> Iterator[Item]:
         try:
             yield Item(str(path), _read(path), name=name)
         except (OSError, EOFError, zlib.error) as err:
-            yield Item(str(path), error=f"cannot read: {type(err).__name__}: {err}", name=name)
+            yield Item(str(path), error=f"cannot read: {describe(err)}", name=name)
 
 
 @dataclass
@@ -272,152 +241,6 @@ def check_inputs(inputs: Sequence[str]) -> None:
     missing = [s for s in inputs if s != "-" and not Path(s).exists()]
     if missing:
         raise UsageError(f"no such input: {', '.join(missing)}")
-
-
-# -- the work, in this process or in each worker -----------------------------------------------
-
-_extractor: Any = None
-_extractor_name = ""
-_options: dict[str, bool] = {"markdown": False, "metadata": False}
-_batch: list[Item] = []
-
-
-def load_extractor(extractor: str | None, model: str | None, options: Sequence[str] = ()) -> Any:
-    """The extractor named on the command line, or the one in a model file (default: the shipped model)."""
-    from boilerbench import api
-
-    if extractor is None:
-        if options:
-            raise UsageError("--set applies to --extractor (a model file keeps the options it was trained with)")
-        try:
-            return api.load_model(model).extractor
-        except api.ModelNotFoundError as err:
-            if model is None:
-                raise UsageError(
-                    f"this installation has no default model ({api.DEFAULT_MODEL}): "
-                    "give --model PATH, or --extractor NAME (see --list-extractors)"
-                ) from None
-            raise UsageError(str(err)) from None
-    if extractor in NEEDS_GOLD:
-        raise UsageError(f"extractor {extractor!r} reads the gold text of benchmark pages: it cannot run on your pages")
-    from boilerbench.conf import renamed_message
-    from boilerbench.configs import extractor_names
-
-    names = extractor_names()
-    if extractor not in names:
-        raise UsageError(
-            renamed_message("extractor", extractor)
-            or f"unknown extractor {extractor!r}; choose one of: {', '.join(names)}"
-        )
-    bad = [o for o in options if "=" not in o]
-    if bad:
-        raise UsageError(f"--set takes KEY=VALUE, got {bad[0]!r}")
-    try:
-        return api.load_extractor(extractor, tuple(options)).extractor
-    except BoilerbenchError as err:
-        raise UsageError(str(err).replace("then use that model file", "then use --model PATH")) from None
-    except Exception as err:  # Hydra: an option the extractor does not have
-        raise UsageError(f"bad --set for {extractor}: {str(err).splitlines()[0]}") from None
-
-
-def _row(item: Item, status: str, start: float, text: str = "", error: str = "", **extra: Any) -> dict:
-    return {
-        "id": item.id,
-        "url": item.url,
-        "status": status,
-        "text": text,
-        "error": error,
-        "skipped": item.skipped,
-        "warnings": extra.pop("warnings", []),
-        "ms": round(1000 * (time.perf_counter() - start), 3),
-        "name": item.name,
-        **extra,
-    }
-
-
-def process(item: Item, extractor: Any = None) -> dict:
-    """Extract one page with ``extractor`` (default: this process's): its row. An item that
-    carries an error or a skip reason is not extracted: its row says so."""
-    from boilerbench.api import as_text, extract_document
-    from boilerbench.datasets.page import Page
-
-    start = time.perf_counter()
-    if item.skipped:
-        return _row(item, "skipped", start)
-    error = item.error
-    if not error and not item.data.strip():
-        error = "empty page"
-    elif not error and looks_binary(item.data):
-        error = "binary file, not HTML"
-    if error:
-        return _row(item, "failed", start, error=error)
-    try:
-        page = Page(item.id, as_text(item.data, item.charset), "", item.url)
-        document = extract_document(
-            extractor or _extractor,
-            page,
-            markdown=_options["markdown"],
-            metadata=_options["metadata"],
-            name=_extractor_name,
-        )
-    except Exception as err:  # one bad page never stops the others
-        message = f"{type(err).__name__}: {err}"[:500]
-        if type(err).__name__ == "PageTooLargeError":
-            message += " (raise it with --set max_html_chars=N)"
-        return _row(item, "failed", start, error=message)
-    extra: dict[str, Any] = {"warnings": document.warnings}
-    if document.markdown is not None:
-        extra["markdown"] = document.markdown
-    if document.metadata is not None:
-        extra.update(document.metadata)
-    return _row(item, "extracted" if document.text.strip() else "empty", start, document.text, **extra)
-
-
-def _process_index(index: int) -> dict:
-    return process(_batch[index])
-
-
-def _run_batch(batch: list[Item], jobs: int, rows: list[dict | None]) -> None:
-    """Fill ``rows`` with the rows of ``batch``, extracted in ``jobs`` forked workers."""
-    global _batch
-    from boilerbench.experiments.parallel import WorkerCrashed, run_with_retries
-
-    def done(index: int, row: dict) -> None:
-        rows[index] = row
-
-    def crashed(index: int) -> None:
-        error = f"{WorkerCrashed.__name__}: the worker process died twice on page {batch[index].id!r}"
-        rows[index] = _row(batch[index], "failed", time.perf_counter(), error=error)
-
-    _batch = batch
-    try:
-        run_with_retries(_process_index, len(batch), jobs, done, crashed)
-    finally:
-        _batch = []
-
-
-def run_pages(
-    items: Iterable[Item], jobs: int, extractor: str | None = None, model: str | None = None
-) -> Iterator[dict]:
-    """The rows of ``items`` in input order, extracted in ``jobs`` forked worker processes (1:
-    here) by this process's extractor, or by ``extractor`` / the ``model`` file when one is named.
-    A page whose worker dies twice is a ``WorkerCrashed`` row; on Ctrl-C the finished rows of the
-    batch in flight come out before the interrupt."""
-    global _extractor
-    if extractor is not None or model is not None:
-        _extractor = load_extractor(extractor, model)
-    if jobs <= 1:
-        yield from map(process, items)
-        return
-    iterator = iter(items)
-    while batch := list(islice(iterator, BATCH_PER_WORKER * jobs)):
-        rows: list[dict | None] = [None] * len(batch)
-        try:
-            _run_batch(batch, jobs, rows)
-        except KeyboardInterrupt:
-            yield from (row for row in rows if row is not None)
-            raise
-        yield from (row for row in rows if row is not None)
 
 
 # -- output ------------------------------------------------------------------------------------
@@ -566,6 +389,17 @@ def list_extractors() -> str:
     return "\n".join(lines)
 
 
+def _seconds(value: str) -> float:
+    """A positive number of seconds (``--page-timeout``)."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {value!r}")
+    return seconds
+
+
 def parser() -> argparse.ArgumentParser:
     """The options of ``boilerbench extract``."""
     ex = ArgumentParser(
@@ -593,6 +427,12 @@ def parser() -> argparse.ArgumentParser:
     )
     ex.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default: 1)")
     ex.add_argument(
+        "--page-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="a page still extracting after SECONDS fails as PageTimeout (its worker process is killed and replaced)",
+    )
+    ex.add_argument(
         "--cluster",
         metavar="ADDRESS",
         help="extract on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786); needs the dask extra",
@@ -601,19 +441,18 @@ def parser() -> argparse.ArgumentParser:
     return ex
 
 
-def _rows(args: argparse.Namespace, sources: list[Source]) -> Iterator[dict]:
+def _rows(args: argparse.Namespace, sources: list[Source], job: Job) -> Iterator[dict]:
     items = iter_items(sources)
     if args.cluster:
         from boilerbench.distributed import run_on_cluster
 
-        options = {"markdown": args.format == "markdown", "metadata": args.with_metadata}
+        options = {"markdown": job.markdown, "metadata": job.metadata}
         return run_on_cluster(items, args.cluster, args.extractor, args.model, tuple(args.set), options)
-    return run_pages(items, args.jobs)
+    return run_pages(items, job, args.jobs, args.page_timeout)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``boilerbench extract ARGS``: its exit status."""
-    global _extractor, _extractor_name
     args = parser().parse_args(argv)
     counts: Counter[str] = Counter()
     output: Output | None = None
@@ -626,9 +465,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.jobs < 1:
             raise UsageError(f"-j must be at least 1, got {args.jobs}")
         check_inputs(args.inputs)
-        _extractor = load_extractor(args.extractor, args.model, args.set)  # a bad name or model fails before any work
-        _extractor_name = args.extractor or "the model"
-        _options.update(markdown=args.format == "markdown", metadata=args.with_metadata)
+        if args.cluster and args.page_timeout is not None:
+            raise UsageError("--page-timeout is not enforced on a Dask cluster: leave it out with --cluster")
+        extractor = load_extractor(args.extractor, args.model, args.set)  # a bad name or model fails before any work
+        job = Job(extractor, args.extractor or "the model", args.format == "markdown", args.with_metadata)
         file_output = args.output and not args.output.endswith(("/", "\\"))
         if file_output and any(s != "-" and Path(s).resolve() == Path(args.output).resolve() for s in args.inputs):
             raise UsageError(f"-o {args.output} is also an input: writing it would destroy it")
@@ -639,7 +479,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         known = all(s.path is None or s.skipped or _kind(s.path) in ("html", None) for s in sources)
         progress = not args.quiet and sys.stderr.isatty()
-        write_rows(_rows(args, sources), output, progress, len(sources) if known else None, counts)
+        write_rows(_rows(args, sources, job), output, progress, len(sources) if known else None, counts)
     except BoilerbenchError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -13,7 +13,10 @@ input of any size streams through bounded memory, and rows come back in input or
 worker dies mid-run, the scheduler runs its batches again on the others (Dask's
 ``distributed.scheduler.allowed-failures``, 3 by default); a batch that kills every worker it
 is given ends as ``KilledWorker``, and each of its pages is reported with that error. No page
-is lost. A scheduler that cannot be reached within ``connect_timeout`` seconds (:data:`CONNECT_TIMEOUT_S`) is one
+is lost. Each page is made into its row by the per-page function of a local run
+(:func:`boilerbench.page_rows.process`); a per-page time limit (``--page-timeout``) is not
+enforced here: the command line refuses it with ``--cluster``. A scheduler that cannot be
+reached within ``connect_timeout`` seconds (:data:`CONNECT_TIMEOUT_S`) is one
 :class:`ClusterUnreachableError` (the command line's one-line error, exit status 2).
 """
 
@@ -22,11 +25,11 @@ from __future__ import annotations
 import functools
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
 from itertools import islice
 from typing import Any
 
 from boilerbench.errors import BoilerbenchError, import_optional
+from boilerbench.page_rows import Item, Job, failed_row, load_extractor, process
 
 #: Seconds to wait for the scheduler to answer (Dask's own default).
 CONNECT_TIMEOUT_S = 30.0
@@ -38,29 +41,21 @@ class ClusterUnreachableError(BoilerbenchError):
 
 @functools.lru_cache(maxsize=4)
 def _worker_extractor(extractor: str | None, model: str | None, options: tuple[str, ...]) -> Any:
-    from boilerbench.cli import load_extractor
-
     return load_extractor(extractor, model, options)
 
 
 def extract_batch(
-    items: list, extractor: str | None, model: str | None, options: tuple[str, ...] = (), outputs: dict | None = None
+    items: list[Item],
+    extractor: str | None,
+    model: str | None,
+    options: tuple[str, ...] = (),
+    outputs: dict | None = None,
 ) -> list[dict]:
-    """The task: the rows of a batch of :class:`~boilerbench.cli.Item` (on a worker); ``outputs``
-    says whether rows carry markdown and metadata (``{"markdown": bool, "metadata": bool}``)."""
-    from boilerbench import cli
-
-    loaded = _worker_extractor(extractor, model, options)
-    cli._options.update(outputs or {})
-    return [cli.process(item, loaded) for item in items]
-
-
-def _failed(items: list, err: BaseException) -> list[dict]:
-    """The rows of a batch whose task failed: each page reports the task's error."""
-    from boilerbench.cli import process
-
-    message = f"{type(err).__name__}: {err}"[:500]
-    return [process(replace(item, data=b"", error=message)) for item in items]
+    """The task: the rows of a batch of items (on a worker), by the per-page function of a local
+    run (:func:`boilerbench.page_rows.process`); ``outputs`` says whether rows carry markdown and
+    metadata (``{"markdown": bool, "metadata": bool}``)."""
+    job = Job(_worker_extractor(extractor, model, options), extractor or "the model", **(outputs or {}))
+    return [process(item, job) for item in items]
 
 
 def run_on_cluster(
@@ -76,7 +71,7 @@ def run_on_cluster(
 ) -> Iterator[dict]:
     """The rows of ``items`` in input order, extracted on the Dask cluster at ``address`` (a
     scheduler address such as ``tcp://host:8786``, or a ``distributed.Client``) by ``extractor``
-    with ``options`` or the ``model`` file (:func:`boilerbench.cli.load_extractor`)."""
+    with ``options`` or the ``model`` file (:func:`boilerbench.page_rows.load_extractor`)."""
     distributed = import_optional("distributed", "dask[distributed]", 'install it with: pip install -e ".[dask]"')
     if isinstance(address, distributed.Client):
         client = address
@@ -100,7 +95,7 @@ def run_on_cluster(
             try:
                 rows = future.result()
             except Exception as err:  # KilledWorker, or a worker that cannot import the project
-                rows = _failed(chunk, err)
+                rows = [failed_row(item, err) for item in chunk]
             yield from rows
     finally:
         if client is not address:

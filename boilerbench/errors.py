@@ -22,9 +22,23 @@ class ConfigError(BoilerbenchError):
     """A configuration value is not one of the valid options."""
 
 
+class UsageError(BoilerbenchError):
+    """A wrong command line or environment (a missing input or model file, a bad option): exit status 2."""
+
+
 class TrainingDataError(BoilerbenchError, ValueError):
     """The training pages a run gives a learned extractor cannot train it (no text, one class only):
     one line naming what it needs, as a configuration error (a ``ValueError`` too, for callers of ``fit``)."""
+
+
+#: The longest error string a page's row keeps.
+MAX_ERROR_CHARS = 500
+
+
+def describe(err: BaseException) -> str:
+    """The one way a page's error is written in its row (``pages.csv``, ``boilerbench extract``'s
+    rows): ``Type: message``, cut at :data:`MAX_ERROR_CHARS` characters."""
+    return f"{type(err).__name__}: {err}"[:MAX_ERROR_CHARS]
 
 
 def check_choice(name: str, value: object, options: "tuple | list") -> None:

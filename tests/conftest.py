@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from boilerbench.cache import set_cache_dir
-from boilerbench.experiments.parallel import one_thread
+from boilerbench.engine.pool import one_thread
 
 PROJECT = Path(__file__).resolve().parents[1]
 

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 from registry import PROJECT
 
-from boilerbench import cli, commands
+from boilerbench import commands
+from boilerbench.page_rows import looks_binary
 
 ARTICLE = "The river rose by two metres overnight and the old bridge was closed to traffic until Monday."
 
@@ -178,9 +179,9 @@ def test_console_script_is_declared():
 
 
 def test_binary_detection():
-    assert cli.looks_binary(b"\x00\x01\x02\x03" * 100)
-    assert not cli.looks_binary(page(1).encode())
-    assert not cli.looks_binary("<p>ünïcödé</p>".encode("utf-16"))
+    assert looks_binary(b"\x00\x01\x02\x03" * 100)
+    assert not looks_binary(page(1).encode())
+    assert not looks_binary("<p>ünïcödé</p>".encode("utf-16"))
 
 
 def test_run_save_model_then_extract_with_it(tmp_path, capsys):

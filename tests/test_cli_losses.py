@@ -23,6 +23,7 @@ from boilerbench.configs import extractor_config, make_extractor
 from boilerbench.datasets.page import Page
 from boilerbench.experiments.model_file import FORMAT, save_model_file
 from boilerbench.extractors.base import BaseExtractor, Extraction
+from boilerbench.page_rows import Item, Job, run_pages
 
 
 def run(args, capsys):
@@ -306,13 +307,11 @@ class DiesOnPage(BaseExtractor):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
-def test_killed_worker_page_is_retried_then_reported(tmp_path, monkeypatch):
-    items = [cli.Item(f"p{n}", page(n).encode()) for n in range(6)]
-    monkeypatch.setattr(cli, "_extractor", DiesOnPage("p3", str(tmp_path / "died")))
-    rows = list(cli.run_pages(items, 2))
+def test_killed_worker_page_is_retried_then_reported(tmp_path):
+    items = [Item(f"p{n}", page(n).encode()) for n in range(6)]
+    rows = list(run_pages(items, Job(DiesOnPage("p3", str(tmp_path / "died"))), 2))
     assert [(r["id"], r["status"], r["text"]) for r in rows] == [(f"p{n}", "extracted", f"p{n}") for n in range(6)]
-    monkeypatch.setattr(cli, "_extractor", DiesOnPage("p3"))
-    rows = list(cli.run_pages(items, 2))
+    rows = list(run_pages(items, Job(DiesOnPage("p3")), 2))
     assert [r["status"] for r in rows] == ["extracted"] * 3 + ["failed"] + ["extracted"] * 2
     assert rows[3]["error"] == "WorkerCrashed: the worker process died twice on page 'p3'"
 

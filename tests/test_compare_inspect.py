@@ -32,7 +32,7 @@ PAGES = {
         "<body><p>Alpha beta gamma.</p><div>Share this</div><p>Delta epsilon zeta eta theta.</p></body>",
         "Alpha beta gamma. Delta epsilon zeta eta theta.",
     ),
-    # over max_page_mb below: recorded as an error, never extracted
+    # over max_html_chars below: recorded as an error, never extracted
     "big": ("<body><p>" + "filler text " * 100 + "</p></body>", "filler text"),
 }
 OUTCOMES = ("kc", "kb", "dc", "db")
@@ -49,7 +49,7 @@ def _run(tmp, name, extractor, pages):
                 f"paths.root_dir={tmp}",
                 "progress=false",
                 f"extractor={extractor}",
-                "max_page_mb=0.0005",
+                "max_html_chars=500",
                 "max_error_rate=1",
             ],
         )

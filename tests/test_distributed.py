@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from boilerbench import cli
+from boilerbench.page_rows import Item, Job, load_extractor, run_pages
 
 distributed = pytest.importorskip("distributed")
 from boilerbench.distributed import run_on_cluster  # noqa: E402
@@ -17,10 +17,15 @@ from boilerbench.distributed import run_on_cluster  # noqa: E402
 ARTICLE = "The river rose by two metres overnight and the old bridge was closed to traffic until Monday."
 
 
-def items(n: int) -> list[cli.Item]:
-    pages = [cli.Item(f"p{i}", f"<html><body><p>Page {i}: {ARTICLE}</p></body></html>".encode()) for i in range(n)]
-    pages[3] = cli.Item("p3", b"")  # a failing page is a row with its error, as locally
+def items(n: int) -> list[Item]:
+    pages = [Item(f"p{i}", f"<html><body><p>Page {i}: {ARTICLE}</p></body></html>".encode()) for i in range(n)]
+    pages[3] = Item("p3", b"")  # a failing page is a row with its error, as locally
     return pages
+
+
+def local_rows(n: int) -> list[dict]:
+    """The rows of ``items(n)`` extracted by ``all_text`` in this process."""
+    return list(run_pages(items(n), Job(load_extractor("all_text", None), "all_text")))
 
 
 def strip_ms(rows: list[dict]) -> list[dict]:
@@ -36,7 +41,7 @@ def client():
 
 
 def test_cluster_rows_equal_the_local_rows(client):
-    local = list(cli.run_pages(items(40), 1, "all_text", None))
+    local = local_rows(40)
     remote = list(run_on_cluster(items(40), client, "all_text", None, batch=3, window=2))
     assert strip_ms(remote) == strip_ms(local)
     assert [r["id"] for r in remote] == [f"p{i}" for i in range(40)]
@@ -49,7 +54,7 @@ def test_a_worker_killed_mid_run_loses_no_page(client):
     first = next(rows)
     os.kill(pids[0], signal.SIGKILL)  # the nanny restarts it; its batches run again elsewhere
     rest = list(rows)
-    local = list(cli.run_pages(items(200), 1, "all_text", None))
+    local = local_rows(200)
     assert strip_ms([first, *rest]) == strip_ms(local)
     client.wait_for_workers(2)
     assert pids[0] not in client.run(os.getpid).values(), "the worker was not killed"

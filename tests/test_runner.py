@@ -449,7 +449,7 @@ def test_seed_everything_pins_torch_to_one_thread():
 
 
 def _twenty_pages(tmp_path):
-    """20 pages, one of them (p07) too large for max_page_mb=0.001 (1,000 characters): 5 % errors."""
+    """20 pages, one of them (p07) too large for max_html_chars=1000: 5 % errors."""
     pages = {f"p{i:02d}": (f"<body><p>page {i} text</p></body>", f"page {i} text") for i in range(20)}
     pages["p07"] = ("<body><p>" + "long " * 400 + "</p></body>", "long")
     return write_pairs(tmp_path / "twenty", pages)
@@ -457,7 +457,7 @@ def _twenty_pages(tmp_path):
 
 def test_cli_error_rate_above_the_limit_exits_1_and_keeps_the_results(tmp_path):
     data = _twenty_pages(tmp_path)
-    common = ("dataset=plaintext", f"dataset.root={data}", "max_page_mb=0.001", "progress=false")
+    common = ("dataset=plaintext", f"dataset.root={data}", "max_html_chars=1000", "progress=false")
     proc = _cli(*common, f"hydra.run.dir={tmp_path}/run")
     assert proc.returncode == 1, proc.stderr
     assert "1 of 20 pages failed (5.0 %), above max_error_rate=0.01" in proc.stderr
@@ -476,7 +476,7 @@ def test_cli_multirun_runs_every_job_then_exits_1(tmp_path):
         "extractor=bte,all_text",
         "dataset=plaintext",
         f"dataset.root={data}",
-        "max_page_mb=0.001",
+        "max_html_chars=1000",
         "progress=false",
         f"hydra.sweep.dir={tmp_path}/sweep",
     )
@@ -520,7 +520,7 @@ def test_batched_preparation_runs_first_and_its_time_is_spread_over_the_pages(ca
     from boilerbench.datasets.page import Page
     from boilerbench.experiments.runner import evaluate
 
-    cfg = OmegaConf.create({"max_page_mb": 0.0001, "progress": False, "n_workers": 1})
+    cfg = OmegaConf.create({"max_html_chars": 100, "progress": False, "n_workers": 1})
     pages = [Page("a", "<p>one two</p>", "one two"), Page("big", "<p>" + "x " * 100 + "</p>", "x")]
     pages.append(Page("broken", "", "", load_error="PageReadError: gone"))
     extractor = _Preparing()

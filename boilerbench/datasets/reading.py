@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from boilerbench.datasets.page import Page
+from boilerbench.errors import describe
 
 
 class PageReadError(ValueError):
@@ -35,8 +36,7 @@ def read_or_error(page_id: str, read: Callable[[], Page], **fields) -> Page:
     try:
         return read()
     except READ_ERRORS as err:
-        message = f"{type(err).__name__}: {err}"[:500]
-        return Page(id=page_id, html="", gold_text="", load_error=message, **fields)
+        return Page(id=page_id, html="", gold_text="", load_error=describe(err), **fields)
 
 
 def read_gzip(path: Path) -> bytes:

@@ -18,7 +18,8 @@ from tqdm import tqdm
 from boilerbench.cache import set_cache_dir
 from boilerbench.configs import CONF_DIR, build, make_extractor
 from boilerbench.datasets.base import Split
-from boilerbench.errors import ConfigError
+from boilerbench.engine.extraction import size_error
+from boilerbench.errors import ConfigError, describe
 from boilerbench.evaluation.aggregates import add_intervals
 from boilerbench.experiments.gate import apply_gate
 from boilerbench.experiments.model_cache import extractor_version, load_cached, model_key, model_lock, save_cached
@@ -98,25 +99,46 @@ def prepare(extractor: Extractor, pages: list, max_html_chars: int) -> float:
     encoder embeds 32 pages per call) do that work before the pages are extracted one by one;
     returns its milliseconds per page. Pages over the size limit are left to extraction, which
     records them as errors; a failure here is only logged: extraction then does the work per page
-    and records any error per page."""
+    and records any error per page. It runs in this process, before the pages are handed out, and
+    has no time limit (``page_timeout_s`` limits extraction)."""
     if not contract.tags(extractor).prepares or not pages:
         return 0.0
     start = time.perf_counter()
     try:
-        contract.prepare(extractor, [p for p in pages if len(p.html) <= max_html_chars])
+        contract.prepare(extractor, [p for p in pages if not size_error(p, max_html_chars)])
     except Exception as error:  # an optimisation only: never lose the run to it
-        log.warning(
-            "%s.prepare failed (%s: %s): extracting page by page", type(extractor).__name__, type(error).__name__, error
-        )
+        log.warning("%s.prepare failed (%s): extracting page by page", type(extractor).__name__, describe(error))
     return 1000 * (time.perf_counter() - start) / len(pages)
 
 
+def max_html_chars(cfg: DictConfig) -> int:
+    """The run's size limit in characters of HTML: ``max_html_chars``, or the deprecated
+    ``max_page_mb`` (millions of characters, despite its name) when a command line still sets it."""
+    old = cfg.get("max_page_mb")
+    if old is None:
+        return int(cfg.max_html_chars)
+    log.warning("max_page_mb is deprecated (it counts characters): use max_html_chars=%d", int(old * 1_000_000))
+    return int(old * 1_000_000)
+
+
+def page_timeout(cfg: DictConfig) -> float | None:
+    """``page_timeout_s``: None (no limit) or a positive number of seconds."""
+    value = cfg.get("page_timeout_s")
+    if value is None:
+        return None
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+        raise ConfigError(f"page_timeout_s={value!r} is not valid: give a positive number of seconds, or null")
+    return float(value)
+
+
 def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
-    """Extract and score every page (in ``cfg.n_workers`` processes), releasing each page's tree
-    once it is scored. An extractor's batched preparation (:func:`prepare`) is part of each
-    page's ``extract_ms``, spread evenly over the pages."""
+    """Extract and score every page (in ``cfg.n_workers`` processes; in worker processes killed
+    and replaced at a page past ``cfg.page_timeout_s``: :mod:`boilerbench.engine.pool`), releasing
+    each page's tree once it is scored. An extractor's batched preparation (:func:`prepare`) is
+    part of each page's ``extract_ms``, spread evenly over the pages."""
     pages = list(pages)
-    limit = int(cfg.max_page_mb * 1_000_000)
+    limit = max_html_chars(cfg)
+    timeout_s = page_timeout(cfg)
     prepared_ms = prepare(extractor, pages, limit)
     with tqdm(total=len(pages), desc="extract", unit="page", disable=not cfg.progress, leave=False) as bar:
         results = evaluate_pages(
@@ -126,6 +148,7 @@ def evaluate(extractor: Extractor, pages, cfg: DictConfig) -> list[PageResult]:
             rouge=bool(cfg.get("rouge", False)),
             n_workers=int(cfg.get("n_workers", 1)),
             on_result=bar.update,
+            page_timeout_s=timeout_s,
         )
     for result in results:
         if result.scored:

@@ -1,4 +1,4 @@
-"""Extract one page with error isolation, score it, and aggregate the rows of a run."""
+"""Extract one page safely (:mod:`boilerbench.engine.extraction`), score it, and aggregate the rows of a run."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import pandas as pd
 
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.page import Page
+from boilerbench.engine.extraction import extract_safely
+from boilerbench.errors import describe
 from boilerbench.evaluation import (
     BlockCounts,
     CleanEvalCounts,
@@ -51,23 +53,6 @@ class PageResult:
     labels: np.ndarray | None = None
 
 
-def _describe(err: BaseException) -> str:
-    return f"{type(err).__name__}: {err}"[:500]
-
-
-def _extract(extractor: Extractor, page: Page, max_html_chars: int) -> tuple[Extraction | None, str]:
-    """Run the extractor; a failure (or a page over the size limit) becomes an error string."""
-    if len(page.html) > max_html_chars:
-        return None, f"PageTooLarge: {len(page.html):,} characters > limit {max_html_chars:,}"
-    try:
-        extraction = extractor.extract(page)
-        if not isinstance(extraction, Extraction) or not isinstance(extraction.text, str):
-            raise TypeError(f"extract() returned {type(extraction).__name__}, not Extraction")
-        return extraction, ""
-    except Exception as err:  # one bad page never ends the run: it is recorded and scored empty
-        return None, _describe(err)
-
-
 def _identity(page: Page) -> dict:
     """The row's first columns: the page id, its type where the dataset has types, and its
     language where it is known (:attr:`Page.language`)."""
@@ -105,7 +90,7 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
     if page.load_error:
         return unloaded_result(page)
     start = time.perf_counter()
-    extraction, error = _extract(extractor, page, max_html_chars)
+    extraction, error = extract_safely(extractor, page, max_html_chars)
     extract_ms = 1000 * (time.perf_counter() - start)
     text = extraction.text if extraction is not None else ""
 
@@ -154,7 +139,7 @@ def evaluate_page(extractor: Extractor, page: Page, max_html_chars: int, rouge: 
                 pred = np.zeros(len(gold), dtype=np.int8)
             counts = block_counts(pred, gold)
         except Exception as err:  # e.g. labels of the wrong length, or an alignment too large
-            error = "; ".join(e for e in (error, _describe(err)) if e)
+            error = "; ".join(e for e in (error, describe(err)) if e)
     if counts is not None:
         row.update({f"block_{k}": v for k, v in block_page_metrics(counts).items()})
         row.update({"n_blocks": counts.n_blocks, "n_gold_blocks": counts.n_gold, "n_pred_blocks": counts.n_pred})
