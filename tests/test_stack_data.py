@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from boilerbench.configs import make_extractor
 from boilerbench.datasets.cleaneval import CleanEval
 from boilerbench.evaluation import block_counts, block_metrics, token_prf
 from boilerbench.extractors.ensembles import MajorityVote
@@ -36,6 +37,6 @@ def test_stack_block_features_beat_every_block(split):
 
 
 def test_majority_vote_of_two_references_and_bte(split):
-    vote = MajorityVote(["bte", "justext", "boilerpipe"])
+    vote = MajorityVote({name: make_extractor(name) for name in ("bte", "justext", "boilerpipe")})
     block_f1, token_f1 = scores(vote, split.test[:20])
     assert block_f1 > 0.78 and token_f1 > 0.82  # measured 0.825 / 0.855

@@ -136,7 +136,8 @@ def versions_at(revision: str, keys: list[tuple[str, str]], repository: Path = P
         if archive.returncode != 0:
             raise BoilerbenchError(f"git cannot show {revision}: {archive.stderr.decode(errors='replace').strip()}")
         with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(folder, filter="data")
+            files = [m for m in tar if not (m.issym() or m.islnk())]  # a committed link is no code
+            tar.extractall(folder, members=files, filter="data")
         asked = subprocess.run(
             [sys.executable, "-c", _VERSIONS_THEN],
             input=json.dumps(keys),
