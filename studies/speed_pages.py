@@ -11,34 +11,24 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from omegaconf import OmegaConf
-
+from benchmarks import speed
 from boilerbench.cache import set_cache_dir
 from boilerbench.datasets.page import Page
 from boilerbench.errors import check_choice
-from boilerbench.experiments.runner import build
 
 PROJECT = Path(__file__).resolve().parents[1]
-CONF = PROJECT / "boilerbench" / "conf"
 #: Where the studies write their figures (git-ignored build output).
 OUT = PROJECT / "reports" / "out" / "speed"
 PARTS = ("test", "validation", "train", "all")
 
 
 def load_pages(dataset: str, part: str, limit: int | None) -> list[Page]:
-    """The first ``limit`` readable pages of ``part`` of ``dataset``'s default split; turns the
-    disk cache off (the studies time extraction from raw HTML)."""
+    """The first ``limit`` readable pages of ``part`` of ``dataset``'s default split
+    (:func:`benchmarks.speed.load_pages`); turns the disk cache off (the studies time extraction
+    from raw HTML)."""
     set_cache_dir(None)
-    check_choice("--dataset", dataset, sorted(p.stem for p in (CONF / "dataset").glob("*.yaml")))
     check_choice("--part", part, PARTS)
-    node = OmegaConf.load(CONF / "dataset" / f"{dataset}.yaml")
-    node.data_dir = "data"
-    node.verify = False
-    node.download = False
-    split = build(node).load()
-    parts = {"test": split.test, "validation": split.validation, "train": split.train}
-    pages = [*split.train, *split.validation, *split.test] if part == "all" else parts[part]
-    return [page for page in pages if not page.load_error][:limit]
+    return speed.load_pages(dataset, part)[1][:limit]
 
 
 def fresh(page: Page) -> Page:
