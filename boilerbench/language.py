@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from boilerbench.datasets.html import body_of, parse_html
+from boilerbench.html_tree import body_of, parse_html
 
 if TYPE_CHECKING:
     from boilerbench.datasets.page import Page

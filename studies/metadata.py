@@ -20,9 +20,9 @@ from pathlib import Path
 
 from benchmarks.common import run_main
 from boilerbench.datasets.encoding import decode_bytes
-from boilerbench.datasets.html import parse_html
 from boilerbench.datasets.reading import read_gzip
 from boilerbench.errors import DatasetNotFoundError
+from boilerbench.html_tree import parse_html
 from boilerbench.metadata import find_author, find_date, find_title
 
 GOLD = {"title": "title", "author": "author", "date": "publish_date"}

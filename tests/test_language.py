@@ -8,9 +8,9 @@ import justext
 import pytest
 
 from boilerbench.datasets.encoding import decode_bytes
-from boilerbench.datasets.html import parse_html
 from boilerbench.datasets.page import Page
 from boilerbench.datasets.reading import read_gzip, read_json
+from boilerbench.html_tree import parse_html
 from boilerbench.language import (
     MIN_CONFIDENCE,
     MIN_LETTERS,

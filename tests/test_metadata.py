@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from boilerbench.datasets.html import parse_html
+from boilerbench.html_tree import parse_html
 from boilerbench.metadata import (
     extract_metadata,
     find_author,

@@ -23,7 +23,7 @@ from functools import cached_property
 import numpy as np
 from lxml import etree
 
-from boilerbench.datasets.html import body_of, parse_html
+from boilerbench.html_tree import body_of, parse_html
 from boilerbench.language import detect
 from boilerbench.text import collapse_whitespace
 from boilerbench.tokenizer import CJK, normalise_tokens, tokenizer_for

@@ -20,7 +20,7 @@ import numpy as np
 from lxml import etree
 
 from boilerbench.datasets.blocks import BLOCK_TAGS, Blocks
-from boilerbench.datasets.html import body_of
+from boilerbench.html_tree import body_of
 
 #: Tags whose text counts as link text (CETD, sec. 3.2; the authors' code: A, BUTTON, SELECT).
 LINK_TAGS = frozenset({"a", "button", "select"})

@@ -38,8 +38,8 @@ from lxml import etree
 
 from boilerbench.cache import cache_dir, cached_text, code_version
 from boilerbench.datasets.blocks import BLOCK_TAGS, SKIP_TAGS, Blocks
-from boilerbench.datasets.html import body_of
 from boilerbench.datasets.page import Page
+from boilerbench.html_tree import body_of
 
 CONTAINER_CLASSES = {
     "a": {"a"},

@@ -41,9 +41,9 @@ import numpy as np
 
 from boilerbench.cache import cached_array, code_version
 from boilerbench.datasets.blocks import Blocks
-from boilerbench.datasets.html import body_of
 from boilerbench.errors import import_optional
 from boilerbench.extractors.dom_stats import DomStats, dom_stats
+from boilerbench.html_tree import body_of
 from boilerbench.language import justext_stoplist
 from boilerbench.tokenizer import CJK
 
