@@ -2,7 +2,7 @@
 extractor through the runner's safe extraction path, counting exceptions that escape it and
 kept texts that hold tokens the page does not.
 
-    python -m benchmarks.fuzz [--n 10000] [--extractors bte,crf] [--seed 0]
+    python -m benchmarks.fuzz [--n 10000] [--extractors bte,crf] [--seed 0] [--jobs 2]
 
 The pages (:func:`documents`) are random trees of elements (block, inline, raw-text and void
 tags; random, event-handler and huge attributes), deep nesting, huge text nodes, mixed scripts
@@ -26,13 +26,15 @@ Fitted extractors are trained first on a tiny hand-made set (:data:`TRAINING`).
 from __future__ import annotations
 
 import argparse
+import functools
 import html as html_lib
 import logging
 import re
 import sys
+import time
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +46,7 @@ from lxml import html as lxml_html
 from benchmarks.common import record, timed
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
+from boilerbench.engine.pool import one_thread, run_in_workers
 from boilerbench.experiments.scoring import evaluate_page
 
 LIMIT = 50_000_000
@@ -189,7 +192,12 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
 
 def invented_tokens(kept: str, markup: str) -> tuple[list[str], list[str]]:
     """(invented, repeated) tokens of ``kept`` with respect to the page ``markup``."""
-    every, most, letters = page_views(markup)
+    return compare(kept, page_views(markup))
+
+
+def compare(kept: str, views: tuple[Counter, Counter, str]) -> tuple[list[str], list[str]]:
+    """(invented, repeated) tokens of ``kept`` against a page's :func:`page_views`."""
+    every, most, letters = views
     counts = Counter(tokens(kept))
     invented = [t for t in counts if t not in every and t not in letters]
     repeated = [t for t, n in counts.items() if t in every and n > most[t]]
@@ -205,13 +213,32 @@ class Outcome:
     repeated: list[str]
 
 
-def fuzz_page(extractor: object, data: bytes, page_id: str = "fuzz") -> Outcome:
-    """Decode ``data`` as a loader does and run it through the runner's per-page path; an
-    exception out of that path propagates (it would end a run)."""
-    page = Page(id=page_id, html=decode_bytes(data, is_html=True), gold_text="")
-    result = evaluate_page(extractor, page, LIMIT)  # type: ignore[arg-type]
-    invented, repeated = invented_tokens(result.text, page.html) if result.text else ([], [])
+class Generated:
+    """One generated page, decoded once as a loader decodes it; its token views (the costly part
+    of the check on a multi-megabyte page) computed once, on the first kept text, for every
+    extractor."""
+
+    def __init__(self, data: bytes, page_id: str = "fuzz") -> None:
+        self.page = Page(id=page_id, html=decode_bytes(data, is_html=True), gold_text="")
+        self._views: tuple[Counter, Counter, str] | None = None
+
+    def views(self) -> tuple[Counter, Counter, str]:
+        if self._views is None:
+            self._views = page_views(self.page.html)
+        return self._views
+
+
+def check(extractor: object, generated: Generated) -> Outcome:
+    """Run the page through the runner's per-page path; an exception out of that path propagates
+    (it would end a run)."""
+    result = evaluate_page(extractor, generated.page, LIMIT)  # type: ignore[arg-type]
+    invented, repeated = compare(result.text, generated.views()) if result.text else ([], [])
     return Outcome(str(result.row.get("error") or ""), invented, repeated)
+
+
+def fuzz_page(extractor: object, data: bytes, page_id: str = "fuzz") -> Outcome:
+    """Decode ``data`` as a loader does and :func:`check` it."""
+    return check(extractor, Generated(data, page_id))
 
 
 #: A tiny hand-made training set for the fitted extractors: article paragraphs are content;
@@ -269,11 +296,10 @@ def generate(n: int, seed: int) -> list[bytes]:
     return pages
 
 
-def save(path: Path, data: bytes) -> int:
+def save(path: Path, data: bytes) -> None:
     """Keep a page that showed a problem, to reproduce it (generation depends on the loaded modules)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(data)
-    return 1
 
 
 #: The harness's sizes (``python -m benchmarks [--full]``).
@@ -283,38 +309,94 @@ FULL: list[str] = []
 
 @dataclass
 class Tally:
-    """One extractor's counts over the generated pages, and the commonest messages."""
+    """One extractor's counts over the generated pages, the commonest messages, the seconds its
+    pages took and the indices of the pages that showed a problem (escapes, inventions)."""
 
     escaped: int = 0
     errors: int = 0
     invented: int = 0
     repeated: int = 0
+    seconds: float = 0.0
     examples: Counter = field(default_factory=Counter)
+    problems: list[int] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("escaped", "errors", "invented", "repeated", "seconds"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.examples.update(other.examples)
+        self.problems.extend(other.problems)
 
 
-def fuzz_extractor(name: str, extractor: object, pages: list[bytes], save_to: Path | None) -> Tally:
-    """Run every page through ``extractor``, counting; the pages of its first 5 escapes or
-    inventions are written under ``save_to``."""
-    tally, saved = Tally(), 0
-    for i, data in enumerate(pages):
-        try:
-            outcome = fuzz_page(extractor, data, f"fuzz{i}")
-        except Exception as err:  # noqa: BLE001 - the count this benchmark reports
-            tally.escaped += 1
-            tally.examples[f"escape {type(err).__name__}: {err}"[:120]] += 1
-            if save_to and saved < 5:
-                saved += save(save_to / f"{name}-escape-{i}.html", data)
-            continue
-        tally.errors += bool(outcome.error)
-        tally.invented += bool(outcome.invented)
-        tally.repeated += bool(outcome.repeated)
-        if outcome.error:
-            tally.examples[f"error {outcome.error}"[:120]] += 1
-        if outcome.invented:
-            tally.examples[f"invented {outcome.invented[:3]}"[:120]] += 1
-        if save_to and outcome.invented and saved < 5:
-            saved += save(save_to / f"{name}-invented-{i}.html", data)
-    return tally
+def _count(tally: Tally, index: int, run: Callable[[], Outcome]) -> None:
+    """Run one page through one extractor and count what it did."""
+    start = time.perf_counter()
+    try:
+        outcome = run()
+    except Exception as err:  # noqa: BLE001 - the count this benchmark reports
+        tally.escaped += 1
+        tally.examples[f"escape {type(err).__name__}: {err}"[:120]] += 1
+        tally.problems.append(index)
+        return
+    finally:
+        tally.seconds += time.perf_counter() - start
+    tally.errors += bool(outcome.error)
+    tally.invented += bool(outcome.invented)
+    tally.repeated += bool(outcome.repeated)
+    if outcome.error:
+        tally.examples[f"error {outcome.error}"[:120]] += 1
+    if outcome.invented:
+        tally.examples[f"invented {outcome.invented[:3]}"[:120]] += 1
+        tally.problems.append(index)
+
+
+#: The fitted extractors and the pages, set before the workers fork (shared, not pickled).
+_work: tuple[dict[str, object], list[bytes]] = ({}, [])
+
+
+def _fuzz_one(index: int) -> dict[str, Tally]:
+    """Every extractor's tally on page ``index``: the page decoded once, then checked by every
+    extractor in turn."""
+    extractors, pages = _work
+    tallies = {name: Tally() for name in extractors}
+    try:
+        generated = Generated(pages[index], f"fuzz{index}")
+    except Exception as err:  # noqa: BLE001 - a page the loaders' decoding fails on
+        for tally in tallies.values():
+            _count(tally, index, functools.partial(_raise, err))
+        return tallies
+    for name, extractor in extractors.items():
+        _count(tallies[name], index, functools.partial(check, extractor, generated))
+    return tallies
+
+
+def _raise(err: Exception) -> Outcome:
+    raise err
+
+
+def fuzz_all(extractors: dict[str, object], pages: list[bytes], jobs: int = 1) -> dict[str, Tally]:
+    """Every extractor's :class:`Tally` over ``pages``, in ``jobs`` forked workers (the engine's
+    pool, one thread each): a page that kills its worker twice counts as an escape of every
+    extractor (the run would have lost that page's row)."""
+    global _work
+    _work = (extractors, pages)
+    tallies = {name: Tally() for name in extractors}
+
+    def done(index: int, part: dict[str, Tally]) -> None:
+        for name, tally in part.items():
+            tallies[name].add(tally)
+
+    def failed(index: int, error: Exception) -> None:
+        for tally in tallies.values():
+            _count(tally, index, functools.partial(_raise, error))
+
+    if jobs == 1:
+        for index in range(len(pages)):
+            done(index, _fuzz_one(index))
+    else:
+        run_in_workers(_fuzz_one, len(pages), jobs, done, failed)
+    for tally in tallies.values():
+        tally.problems.sort()
+    return tallies
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -325,8 +407,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extractors", default="", help="comma-separated config names (default: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", type=Path, help="write the pages of escapes and invented text here (5 per extractor)")
+    parser.add_argument("--jobs", type=int, default=1, help="forked workers, each checking a share of the pages")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)  # bs4's "characters could not be decoded", once a page
+    one_thread()  # before any fit: torch's thread pool would deadlock the forked workers
     pages, seconds = timed(lambda: generate(args.n, args.seed))
     sizes = sorted(len(p) for p in pages)
     print(
@@ -334,21 +418,28 @@ def main(argv: list[str] | None = None) -> int:
         f"(median {sizes[len(sizes) // 2]:,} bytes, largest {sizes[-1]:,})"
     )
     names = args.extractors.split(",") if args.extractors else extractor_names()
-    header = ("pages", "exceptions", "page errors", "invented", "repeated", "s")
-    print(f"{'extractor':<16} " + " ".join(f"{h:>{max(len(h), 6)}}" for h in header))
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from registry import QUICK_FIT
 
+    extractors: dict[str, object] = {}
+    fit_seconds: dict[str, float] = {}
     for name in names:
         try:
-            extractor, fit_s = timed(lambda name=name: fitted(name, QUICK_FIT.get(name, ())))
+            extractors[name], fit_seconds[name] = timed(functools.partial(fitted, name, QUICK_FIT.get(name, ())))
         except Exception as err:  # an extractor that cannot be built here (a missing package) is reported
             print(f"{name:<16} not run: {type(err).__name__}: {err}"[:200])
-            continue
-        tally, run_s = timed(lambda name=name, extractor=extractor: fuzz_extractor(name, extractor, pages, args.save))
+    tallies, seconds = timed(lambda: fuzz_all(extractors, pages, args.jobs))
+    print(f"{len(extractors)} extractors x {len(pages)} pages in {seconds:.0f} s ({args.jobs} workers)")
+    header = ("pages", "exceptions", "page errors", "invented", "repeated", "s")
+    print(f"{'extractor':<16} " + " ".join(f"{h:>{max(len(h), 6)}}" for h in header))
+    for name, tally in tallies.items():
         for figure in ("escaped", "invented", "repeated"):
             record(f"{name}_{figure}", getattr(tally, figure))
-        counts = (len(pages), tally.escaped, tally.errors, tally.invented, tally.repeated, f"{fit_s + run_s:.1f}")
+        if args.save:
+            for i in tally.problems[:5]:
+                save(args.save / f"{name}-{i}.html", pages[i])
+        spent = f"{fit_seconds[name] + tally.seconds:.1f}"
+        counts = (len(pages), tally.escaped, tally.errors, tally.invented, tally.repeated, spent)
         print(f"{name:<16} " + " ".join(f"{f:>{max(len(h), 6)}}" for f, h in zip(counts, header, strict=True)))
         for example, count in tally.examples.most_common(3):
             print(f"    {count:>5} x {example}")

@@ -156,3 +156,14 @@ def _extract_in_child():
     assert _FORKED is not None
     text = _FORKED.extract(Page("p", PAGE, ARTICLE)).text
     return _FORKED._server._process.pid, text
+
+
+def test_a_library_failure_is_the_row_error_and_logs_nothing(caplog):
+    """readability-lxml logs a traceback for every page it cannot parse (a page of one comment):
+    in a crawl that is one traceback per such page on standard error, for a failure the row
+    already records."""
+    from boilerbench.experiments.scoring import evaluate_page
+
+    result = evaluate_page(make_extractor("readability"), Page(id="c", html="<!-- x -->", gold_text=""), 10**6)
+    assert result.row["error"] == "Unparseable: Document is empty"
+    assert [r for r in caplog.records if r.name.startswith("readability")] == []

@@ -8,7 +8,10 @@ Latin-script single-byte code page becomes windows-1252; windows-1252 as the las
 ``UnicodeDammit`` itself takes whichever detector is installed, and cchardet (datatrove's WARC
 reader needs it) or charset-normalizer (which other packages bring) guess otherwise, so results
 would depend on what else is installed. chardet is slow (about 0.1 s on the 10 % of pages that
-reach it), so its verdict is disk-cached.
+reach it, 8 us a byte), so its verdict is disk-cached, and it reads the first
+:data:`DETECT_BYTES` bytes only: on the whole of an undecodable 3 MB page it took half a minute
+(found by ``benchmarks/fuzz.py``), on a 50 MB one it would take minutes; browsers also sniff a
+prefix.
 ``iso-8859-1``/``latin-1``/``ascii`` labels mean windows-1252 and ``gb2312``/``gbk`` labels (and
 guesses) GB18030, as browsers read them. When nothing declared decodes cleanly, the first hinted or
 declared encoding is used with its damaged bytes replaced where they are no more than the
@@ -34,6 +37,8 @@ _BOMS = (
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+#: The bytes the detector reads (about 0.5 s of chardet's time at most).
+DETECT_BYTES = 65_536
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 # GB2312 and GBK labels are read as GB18030, their superset, as browsers do (WHATWG Encoding
 # Standard: the "gbk" decoder is the gb18030 decoder): pages labelled GB2312 routinely hold GBK
@@ -136,7 +141,7 @@ def _detect(data: bytes, is_html: bool) -> str:
     (which datatrove's WARC reader needs) guesses otherwise, so every figure of a dataset would
     depend on what else is installed. Empty when none decodes."""
     detector = EncodingDetector(data, is_html=is_html)
-    detector.chardet_encoding = chardet.detect(detector.markup)["encoding"] or ""
+    detector.chardet_encoding = chardet.detect(detector.markup[:DETECT_BYTES])["encoding"] or ""
     for encoding in detector.encodings:
         try:
             detector.markup.decode(encoding)

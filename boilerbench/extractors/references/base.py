@@ -10,6 +10,7 @@ extract``) while the other pages go on.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from importlib import metadata
 from types import ModuleType
@@ -50,10 +51,15 @@ class ReferenceExtractor(BaseExtractor):
     #: The module imported (the library's entry point) and the distribution that installs it.
     MODULE: str
     DISTRIBUTION: str
+    #: The library's logger, silenced: a page it fails on becomes the row's error, and its own
+    #: log line (readability-lxml logs a traceback for each) would fill a crawl's standard error.
+    LOGGER: str | None = None
     max_html_chars: int
 
     def _require(self) -> ModuleType:
         """Import the adapter's library (called by each adapter's constructor)."""
+        if self.LOGGER:
+            logging.getLogger(self.LOGGER).setLevel(logging.CRITICAL)
         return require(self.MODULE, self.DISTRIBUTION)
 
     @classmethod

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
@@ -80,6 +79,7 @@ class Boilerpipe(ReferenceExtractor):
     """
 
     MODULE = "boilerpy3.extractors"
+    LOGGER = "boilerpy3"
     DISTRIBUTION = "boilerpy3"
     VARIANTS = ("ArticleExtractor", "DefaultExtractor", "LargestContentExtractor", "CanolaExtractor")
 
@@ -94,7 +94,6 @@ class Boilerpipe(ReferenceExtractor):
         self.variant = variant
         self.reserialise = reserialise
         self._lib = self._require()
-        logging.getLogger("boilerpy3").setLevel(logging.CRITICAL)
 
     def _text(self, page: Page) -> str:
         extractor = getattr(self._lib, self.variant)(raise_on_failure=True)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from boilerbench.datasets.page import Page
@@ -15,13 +14,13 @@ class Goose(ReferenceExtractor):
     default): nothing is downloaded."""
 
     MODULE = "goose3"
+    LOGGER = "goose3"
     DISTRIBUTION = "goose3"
 
     def __init__(self, max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS) -> None:
         self.max_html_chars = max_html_chars
         self._lib = self._require()
         self._goose: Any = None
-        logging.getLogger("goose3").setLevel(logging.CRITICAL)
 
     def _text(self, page: Page) -> str:
         if self._goose is None:  # one instance per extractor, made on first use

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import warnings
 
 from boilerbench.datasets.page import Page
@@ -17,6 +16,7 @@ class Newspaper(ReferenceExtractor):
     is not part of it). Image fetching is off, so nothing is downloaded."""
 
     MODULE = "newspaper"
+    LOGGER = "newspaper"
     DISTRIBUTION = "newspaper4k"
 
     def __init__(self, max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS) -> None:
@@ -24,7 +24,6 @@ class Newspaper(ReferenceExtractor):
         with warnings.catch_warnings():  # "nltk is not installed": only its NLP features need it
             warnings.simplefilter("ignore", UserWarning)
             self._lib = self._require()
-        logging.getLogger("newspaper").setLevel(logging.CRITICAL)
 
     def _text(self, page: Page) -> str:
         config = self._lib.Config()

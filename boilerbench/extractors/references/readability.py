@@ -31,6 +31,7 @@ class Readability(ReferenceExtractor):
     """
 
     MODULE = "readability"
+    LOGGER = "readability.readability"
     DISTRIBUTION = "readability-lxml"
 
     def __init__(self, max_html_chars: int = ReferenceExtractor.MAX_HTML_CHARS) -> None:
