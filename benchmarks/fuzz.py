@@ -380,10 +380,14 @@ def fuzz_all(extractors: dict[str, object], pages: list[bytes], jobs: int = 1) -
     global _work
     _work = (extractors, pages)
     tallies = {name: Tally() for name in extractors}
+    checked = [0]
 
     def done(index: int, part: dict[str, Tally]) -> None:
         for name, tally in part.items():
             tallies[name].add(tally)
+        checked[0] += 1
+        if checked[0] % 500 == 0:
+            print(f"{checked[0]} pages checked", file=sys.stderr, flush=True)
 
     def failed(index: int, error: Exception) -> None:
         for tally in tallies.values():

@@ -9,7 +9,9 @@ headings, paragraphs, link lists and tables, repeated. Each extractor runs in a 
 scores the page through the runner's per-page path
 (:func:`boilerbench.experiments.scoring.evaluate_page`: parsing, blocks, extraction, alignment,
 metrics). Reported: the process's RSS before the page is read (imports and fit), its peak (the
-kernel's ``ru_maxrss``; MiB), the seconds the page took, and the page's error if it became one. A
+kernel's ``ru_maxrss``; MiB) after extracting the page alone (what ``boilerbench extract`` needs)
+and after extracting and scoring it again (what a run needs), the seconds each took, and the
+page's error if it became one. A
 process still running after ``--timeout`` seconds or over ``--cap-gb`` is killed; its peak is then
 the largest RSS sampled (every 0.2 s), a lower bound, marked ``>``.
 """
@@ -68,15 +70,22 @@ def child(name: str, path: str) -> None:
     from benchmarks.common import timed
     from benchmarks.fuzz import fitted
     from boilerbench.datasets.page import Page
+    from boilerbench.engine.extraction import extract_safely
     from boilerbench.experiments.scoring import evaluate_page
 
     logging.disable(logging.WARNING)
     extractor = fitted(name, QUICK_FIT.get(name, ()))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     text = Path(path).read_text(encoding="utf-8")
-    result, seconds = timed(lambda: evaluate_page(extractor, Page(id="big", html=text, gold_text=""), len(text) + 1))
+    page = Page(id="big", html=text, gold_text="")
+    (extracted, error), extract_s = timed(lambda: extract_safely(extractor, page, len(text) + 1))
+    extract_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    del extracted, error
+    page = Page(id="big", html=text, gold_text="")  # nothing the extraction derived is kept
+    result, seconds = timed(lambda: evaluate_page(extractor, page, len(text) + 1))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"before_mb": before, "peak_mb": peak, "s": seconds, "error": result.row.get("error") or ""}))
+    figures = {"before_mb": before, "extract_peak_mb": extract_peak, "extract_s": extract_s, "peak_mb": peak}
+    print(json.dumps({**figures, "s": seconds, "error": result.row.get("error") or ""}))
 
 
 def measure(name: str, path: Path, timeout: float, cap_mb: float) -> dict:
@@ -125,16 +134,20 @@ def main(argv: list[str]) -> int:
     text = page(args.mb)
     args.page.write_text(text, encoding="utf-8")
     print(f"page: {len(text):,} characters ({args.page}); {os.cpu_count()} CPUs")
-    print(f"{'extractor':<16} {'RSS before MiB':>14} {'peak RSS MiB':>12} {'page s':>8}  error")
+    header = ("RSS before MiB", "extraction peak", "extraction s", "with scoring peak", "scoring s")
+    print(f"{'extractor':<16} " + " ".join(header) + "  error")
     for name in args.extractors.split(",") if args.extractors else extractor_names():
         r = measure(name, args.page, args.timeout, args.cap_gb * 1024)
-        before = f"{r['before_mb']:.0f}" if "before_mb" in r else "-"
-        seconds = f"{r['s']:.1f}" if "s" in r else "-"
-        peak = f"{'>' if r['bound'] else ''}{r['peak_mb']:.0f}"
+        bound = ">" if r["bound"] else ""
+        cells = [f"{r[k]:.0f}" if k in r else "-" for k in ("before_mb", "extract_peak_mb")]
+        cells += [f"{r['extract_s']:.1f}" if "extract_s" in r else "-", f"{bound}{r['peak_mb']:.0f}"]
+        cells += [f"{r['s']:.1f}" if "s" in r else "-"]
         record(f"{name}_peak_mb", r["peak_mb"])
         if "before_mb" in r:  # what the page added to the process (0: less than fitting and imports took)
+            record(f"{name}_extract_mb", r["extract_peak_mb"] - r["before_mb"])
             record(f"{name}_page_mb", r["peak_mb"] - r["before_mb"])
-        print(f"{name:<16} {before:>14} {peak:>12} {seconds:>8}  {r['error'][:90]}", flush=True)
+        row = " ".join(f"{c:>{len(h)}}" for c, h in zip(cells, header, strict=True))
+        print(f"{name:<16} {row}  {r['error'][:90]}", flush=True)
     return 0
 
 
