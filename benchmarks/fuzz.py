@@ -349,55 +349,54 @@ def _count(tally: Tally, index: int, run: Callable[[], Outcome]) -> None:
         tally.problems.append(index)
 
 
-#: The fitted extractors and the pages, set before the workers fork (shared, not pickled).
+#: The fitted extractors and the pages, set before the workers fork (shared, not pickled), and
+#: the page a worker decoded last (its extractors' checks of one page follow each other).
 _work: tuple[dict[str, object], list[bytes]] = ({}, [])
+_last: dict[int, Generated] = {}
 
 
-def _fuzz_one(index: int) -> dict[str, Tally]:
-    """Every extractor's tally on page ``index``: the page decoded once, then checked by every
-    extractor in turn."""
-    extractors, pages = _work
-    tallies = {name: Tally() for name in extractors}
-    try:
-        generated = Generated(pages[index], f"fuzz{index}")
-    except Exception as err:  # noqa: BLE001 - a page the loaders' decoding fails on
-        for tally in tallies.values():
-            _count(tally, index, functools.partial(_raise, err))
-        return tallies
-    for name, extractor in extractors.items():
-        _count(tallies[name], index, functools.partial(check, extractor, generated))
-    return tallies
+def _generated(index: int) -> Generated:
+    if index not in _last:
+        _last.clear()
+        _last[index] = Generated(_work[1][index], f"fuzz{index}")
+    return _last[index]
 
 
-def _raise(err: Exception) -> Outcome:
-    raise err
+def _fuzz_pair(pair: int) -> Tally:
+    """The tally of one (page, extractor) pair: ``pair`` is page index x extractors + extractor."""
+    extractors, _ = _work
+    index, k = divmod(pair, len(extractors))
+    extractor = list(extractors.values())[k]
+    tally = Tally()
+    _count(tally, index, lambda: check(extractor, _generated(index)))
+    return tally
 
 
-def fuzz_all(extractors: dict[str, object], pages: list[bytes], jobs: int = 1) -> dict[str, Tally]:
-    """Every extractor's :class:`Tally` over ``pages``, in ``jobs`` forked workers (the engine's
-    pool, one thread each): a page that kills its worker twice counts as an escape of every
-    extractor (the run would have lost that page's row)."""
+def fuzz_all(
+    extractors: dict[str, object], pages: list[bytes], jobs: int = 1, page_timeout_s: float | None = None
+) -> dict[str, Tally]:
+    """Every extractor's :class:`Tally` over ``pages``, each (page, extractor) pair a task of the
+    engine's worker pool (``jobs`` forked workers, one thread each). A pair that runs past
+    ``page_timeout_s`` or kills its worker twice is a page error, as in a run with workers, and
+    is named among the examples: the fuzzing goes on instead of waiting hours on one page."""
     global _work
     _work = (extractors, pages)
-    tallies = {name: Tally() for name in extractors}
-    checked = [0]
+    names = list(extractors)
+    tallies = {name: Tally() for name in names}
 
-    def done(index: int, part: dict[str, Tally]) -> None:
-        for name, tally in part.items():
-            tallies[name].add(tally)
-        checked[0] += 1
-        if checked[0] % 500 == 0:
-            print(f"{checked[0]} pages checked", file=sys.stderr, flush=True)
+    def done(pair: int, tally: Tally) -> None:
+        tallies[names[pair % len(names)]].add(tally)
+        if pair % (500 * len(names)) == len(names) - 1:
+            print(f"{pair // len(names) + 1} pages checked", file=sys.stderr, flush=True)
 
-    def failed(index: int, error: Exception) -> None:
-        for tally in tallies.values():
-            _count(tally, index, functools.partial(_raise, error))
+    def failed(pair: int, error: Exception) -> None:
+        tally = tallies[names[pair % len(names)]]
+        tally.errors += 1
+        tally.seconds += page_timeout_s or 0.0
+        tally.examples[f"worker: {type(error).__name__}: {error}"[:120]] += 1
+        tally.problems.append(pair // len(names))
 
-    if jobs == 1:
-        for index in range(len(pages)):
-            done(index, _fuzz_one(index))
-    else:
-        run_in_workers(_fuzz_one, len(pages), jobs, done, failed)
+    run_in_workers(_fuzz_pair, len(pages) * len(names), jobs, done, failed, page_timeout_s)
     for tally in tallies.values():
         tally.problems.sort()
     return tallies
@@ -412,6 +411,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", type=Path, help="write the pages of escapes and invented text here (5 per extractor)")
     parser.add_argument("--jobs", type=int, default=1, help="forked workers, each checking a share of the pages")
+    parser.add_argument("--page-timeout", type=float, default=120.0, help="seconds one extractor may take on a page")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)  # bs4's "characters could not be decoded", once a page
     one_thread()  # before any fit: torch's thread pool would deadlock the forked workers
@@ -432,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
             extractors[name], fit_seconds[name] = timed(functools.partial(fitted, name, QUICK_FIT.get(name, ())))
         except Exception as err:  # an extractor that cannot be built here (a missing package) is reported
             print(f"{name:<16} not run: {type(err).__name__}: {err}"[:200])
-    tallies, seconds = timed(lambda: fuzz_all(extractors, pages, args.jobs))
+    tallies, seconds = timed(lambda: fuzz_all(extractors, pages, args.jobs, args.page_timeout))
     print(f"{len(extractors)} extractors x {len(pages)} pages in {seconds:.0f} s ({args.jobs} workers)")
     header = ("pages", "exceptions", "page errors", "invented", "repeated", "s")
     print(f"{'extractor':<16} " + " ".join(f"{h:>{max(len(h), 6)}}" for h in header))

@@ -105,3 +105,23 @@ def test_long_pages_are_scored_in_pieces():
         atol=1e-6,
     )
     assert len(whole) == 25
+
+
+def test_pieces_batched_a_few_at_a_time_score_as_all_at_once(monkeypatch):
+    """A 50 MB page's 400 pieces in one forward pass took 6.4 GB: they go PIECES_PER_BATCH at a
+    time. What would fail: a batch's rows given to the wrong piece or page, a last partial batch
+    dropped."""
+    from boilerbench.extractors.boilernet import model as boilernet_model
+
+    model = BoilerNet(**{**SMALL, "epochs": 2}).fit([_page(1), _page(2)])
+    model.max_leaves = 3
+    pages = [
+        Page(str(n), "<body>" + "".join(f"<p>para {i} of {n} words</p>" for i in range(n)) + "</body>", "")
+        for n in (25, 7, 1, 11)
+    ]
+    together = model.predict_proba(pages)
+    monkeypatch.setattr(boilernet_model, "PIECES_PER_BATCH", 2)
+    batched = model.predict_proba(pages)
+    assert [len(p) for p in batched] == [25, 7, 1, 11]
+    for a, b in zip(together, batched, strict=True):
+        np.testing.assert_allclose(a, b, atol=1e-6)

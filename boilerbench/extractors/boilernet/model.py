@@ -37,6 +37,9 @@ from boilerbench.extractors.training import EarlyStopping, balanced_class_weight
 
 log = logging.getLogger(__name__)
 
+#: Pieces of a page (and pages) scored in one forward pass: bounds inference memory to about
+#: that many times ``max_leaves`` leaves (about 0.5 GB at the defaults).
+PIECES_PER_BATCH = 32
 #: Saved as ``boilernet.pt`` (weights) and ``boilernet.json`` (vocabulary, history).
 MODEL_NAME = "boilernet"
 
@@ -224,7 +227,9 @@ class BoilerNet(BaseExtractor):
         A page longer than ``max_leaves`` is cut into pieces of that many leaves, scored side by
         side in the batch: the LSTM runs one step per leaf of the longest sequence, and a
         400,000-leaf page would otherwise take minutes. The longest CleanEval page has 1,365 leaves
-        and the longest L3S-GN1 page 1,250, so real pages are scored whole.
+        and the longest L3S-GN1 page 1,250, so real pages are scored whole. The pieces go through
+        the network :data:`PIECES_PER_BATCH` at a time: all at once, the 400 pieces of a 50 MB page
+        took 6.4 GB (``benchmarks/memory.py``).
         """
         require_fitted(self, "net_")
         self.net_.eval()
@@ -235,11 +240,13 @@ class BoilerNet(BaseExtractor):
                 cut = offsets[start : start + self.max_leaves + 1]
                 pieces.append((idx[cut[0] : cut[-1]], counts[cut[0] : cut[-1]], cut - cut[0]))
                 owners.append(k)
-        with torch.no_grad():
-            probs = torch.sigmoid(self.net_(pieces)).numpy() if pieces else np.zeros((0, 0))
         parts: list[list[np.ndarray]] = [[] for _ in pages]
-        for row, (k, piece) in enumerate(zip(owners, pieces, strict=True)):
-            parts[k].append(probs[row, : len(piece[2]) - 1])
+        with torch.no_grad():
+            for first in range(0, len(pieces), PIECES_PER_BATCH):
+                batch = pieces[first : first + PIECES_PER_BATCH]
+                probs = torch.sigmoid(self.net_(batch)).numpy()
+                for row, piece in enumerate(batch):
+                    parts[owners[first + row]].append(probs[row, : len(piece[2]) - 1])
         return [np.concatenate(p) if p else np.zeros(0, dtype=np.float32) for p in parts]
 
     def _labels(self, page: Page) -> np.ndarray:

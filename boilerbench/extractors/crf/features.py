@@ -65,11 +65,23 @@ FEATURE_SETS = {
     "no_counts_url": (*_WORD_RATIO, *_COUNTS, "regexp.url", "document.word-count"),
 }
 
+#: Victor's e-mail and domain patterns, ``\b\S+@\S+\.\w+`` and ``\b\S+\.(?:com|...)\b``, as
+#: patterns that match the same texts in linear time: those backtrack from every word boundary of a
+#: run of non-space characters to its end, quadratic in the run's length (a 580,000-character block
+#: took hours; found by ``benchmarks/fuzz.py``). A ``\b`` at or before a position of a run exists
+#: exactly when the run holds a word character there or before, so each run is read once from its
+#: start: non-word characters, its first word character, then the rest; for the e-mail, the first
+#: ``@`` after that character is the one to take (any later one only leaves less room for the dot).
+#: ``tests/test_crf.py`` checks that each pair agrees on generated texts.
+_RUN_START = r"(?<!\S)[^\s\w]*\w"
+URL_PATTERNS = (
+    r"https?://\S+",
+    r"\bwww\.\S+",
+    _RUN_START + r"[^\s@]*@\S+?\.\w",
+    _RUN_START + r"\S*?\.(?:com|org|net|edu|gov|uk)\b",
+)
 REGEXPS = {
-    "url": [
-        re.compile(p, re.I)
-        for p in (r"https?://\S+", r"\bwww\.\S+", r"\b\S+@\S+\.\w+", r"\b\S+\.(?:com|org|net|edu|gov|uk)\b")
-    ],
+    "url": [re.compile(p, re.I) for p in URL_PATTERNS],
     "date": [
         re.compile(p, re.I)
         for p in (
