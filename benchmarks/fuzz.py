@@ -29,6 +29,7 @@ import argparse
 import functools
 import html as html_lib
 import logging
+import multiprocessing
 import re
 import sys
 import time
@@ -37,6 +38,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -44,6 +46,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from benchmarks.common import record, timed
+from boilerbench.atomic import atomic_write_text
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
 from boilerbench.engine.pool import one_thread, run_in_workers
@@ -350,56 +353,83 @@ def _count(tally: Tally, index: int, run: Callable[[], Outcome]) -> None:
 
 
 #: The fitted extractors and the pages, set before the workers fork (shared, not pickled), and
-#: the page a worker decoded last (its extractors' checks of one page follow each other).
+#: for each page the extractor a worker is running on it (shared memory: the parent names the
+#: extractor of a page that ran past its time or killed its worker).
 _work: tuple[dict[str, object], list[bytes]] = ({}, [])
-_last: dict[int, Generated] = {}
+_running: Any = None
 
 
-def _generated(index: int) -> Generated:
-    if index not in _last:
-        _last.clear()
-        _last[index] = Generated(_work[1][index], f"fuzz{index}")
-    return _last[index]
+def _fuzz_page(index: int) -> dict[str, Tally]:
+    """Every extractor's tally on page ``index``, decoded once (a decoding error is an escape of
+    every extractor)."""
+    extractors, pages = _work
+    tallies = {name: Tally() for name in extractors}
+    try:
+        generated = Generated(pages[index], f"fuzz{index}")
+    except Exception as err:  # noqa: BLE001 - a page the loaders' decoding fails on
+        for tally in tallies.values():
+            _count(tally, index, functools.partial(_raise, err))
+        return tallies
+    for k, (name, extractor) in enumerate(extractors.items()):
+        _running[index] = k
+        _count(tallies[name], index, functools.partial(check, extractor, generated))
+    return tallies
 
 
-def _fuzz_pair(pair: int) -> Tally:
-    """The tally of one (page, extractor) pair: ``pair`` is page index x extractors + extractor."""
-    extractors, _ = _work
-    index, k = divmod(pair, len(extractors))
-    extractor = list(extractors.values())[k]
-    tally = Tally()
-    _count(tally, index, lambda: check(extractor, _generated(index)))
-    return tally
+def _raise(err: Exception) -> Outcome:
+    raise err
 
 
 def fuzz_all(
-    extractors: dict[str, object], pages: list[bytes], jobs: int = 1, page_timeout_s: float | None = None
+    extractors: dict[str, object],
+    pages: list[bytes],
+    jobs: int = 1,
+    page_timeout_s: float | None = None,
+    checkpoint: Callable[[int, dict[str, Tally]], None] | None = None,
 ) -> dict[str, Tally]:
-    """Every extractor's :class:`Tally` over ``pages``, each (page, extractor) pair a task of the
-    engine's worker pool (``jobs`` forked workers, one thread each). A pair that runs past
-    ``page_timeout_s`` or kills its worker twice is a page error, as in a run with workers, and
-    is named among the examples: the fuzzing goes on instead of waiting hours on one page."""
-    global _work
+    """Every extractor's :class:`Tally` over ``pages``, each page a task of the engine's worker
+    pool (``jobs`` forked workers, one thread each). A page that runs past ``page_timeout_s`` or
+    kills its worker twice is a page error of the extractor that was running on it, as in a run
+    with workers (the extractors after it are not run on that page), and the fuzzing goes on.
+    ``checkpoint(pages_done, tallies)`` is called every 250 pages."""
+    global _work, _running
     _work = (extractors, pages)
+    _running = multiprocessing.RawArray("i", len(pages))
     names = list(extractors)
     tallies = {name: Tally() for name in names}
+    finished = [0]
 
-    def done(pair: int, tally: Tally) -> None:
-        tallies[names[pair % len(names)]].add(tally)
-        if pair % (500 * len(names)) == len(names) - 1:
-            print(f"{pair // len(names) + 1} pages checked", file=sys.stderr, flush=True)
+    def done(index: int, part: dict[str, Tally]) -> None:
+        for name, tally in part.items():
+            tallies[name].add(tally)
+        finished[0] += 1
+        if checkpoint and finished[0] % 250 == 0:
+            checkpoint(finished[0], tallies)
 
-    def failed(pair: int, error: Exception) -> None:
-        tally = tallies[names[pair % len(names)]]
+    def failed(index: int, error: Exception) -> None:
+        tally = tallies[names[_running[index]]]
         tally.errors += 1
         tally.seconds += page_timeout_s or 0.0
         tally.examples[f"worker: {type(error).__name__}: {error}"[:120]] += 1
-        tally.problems.append(pair // len(names))
+        tally.problems.append(index)
+        done(index, {})
 
-    run_in_workers(_fuzz_pair, len(pages) * len(names), jobs, done, failed, page_timeout_s)
+    run_in_workers(_fuzz_page, len(pages), jobs, done, failed, page_timeout_s)
     for tally in tallies.values():
         tally.problems.sort()
     return tallies
+
+
+def report(tallies: dict[str, Tally], pages: int, fit_seconds: dict[str, float]) -> list[str]:
+    """The table of counts, one line per extractor and its commonest messages."""
+    header = ("pages", "exceptions", "page errors", "invented", "repeated", "s")
+    lines = [f"{'extractor':<16} " + " ".join(f"{h:>{max(len(h), 6)}}" for h in header)]
+    for name, tally in tallies.items():
+        spent = f"{fit_seconds[name] + tally.seconds:.1f}"
+        counts = (pages, tally.escaped, tally.errors, tally.invented, tally.repeated, spent)
+        lines.append(f"{name:<16} " + " ".join(f"{f:>{max(len(h), 6)}}" for f, h in zip(counts, header, strict=True)))
+        lines += [f"    {count:>5} x {example}" for example, count in tally.examples.most_common(3)]
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -411,7 +441,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--save", type=Path, help="write the pages of escapes and invented text here (5 per extractor)")
     parser.add_argument("--jobs", type=int, default=1, help="forked workers, each checking a share of the pages")
-    parser.add_argument("--page-timeout", type=float, default=120.0, help="seconds one extractor may take on a page")
+    parser.add_argument(
+        "--page-timeout", type=float, default=600.0, help="seconds every extractor together may take on a page"
+    )
+    parser.add_argument("--checkpoint", type=Path, help="write the table so far here every 250 pages")
     args = parser.parse_args(argv)
     logging.disable(logging.WARNING)  # bs4's "characters could not be decoded", once a page
     one_thread()  # before any fit: torch's thread pool would deadlock the forked workers
@@ -432,21 +465,21 @@ def main(argv: list[str] | None = None) -> int:
             extractors[name], fit_seconds[name] = timed(functools.partial(fitted, name, QUICK_FIT.get(name, ())))
         except Exception as err:  # an extractor that cannot be built here (a missing package) is reported
             print(f"{name:<16} not run: {type(err).__name__}: {err}"[:200])
-    tallies, seconds = timed(lambda: fuzz_all(extractors, pages, args.jobs, args.page_timeout))
+
+    def checkpoint(done: int, tallies: dict[str, Tally]) -> None:
+        print(f"{done} pages checked", file=sys.stderr, flush=True)
+        if args.checkpoint:
+            atomic_write_text(args.checkpoint, "\n".join(report(tallies, done, fit_seconds)) + "\n")
+
+    tallies, seconds = timed(functools.partial(fuzz_all, extractors, pages, args.jobs, args.page_timeout, checkpoint))
     print(f"{len(extractors)} extractors x {len(pages)} pages in {seconds:.0f} s ({args.jobs} workers)")
-    header = ("pages", "exceptions", "page errors", "invented", "repeated", "s")
-    print(f"{'extractor':<16} " + " ".join(f"{h:>{max(len(h), 6)}}" for h in header))
     for name, tally in tallies.items():
         for figure in ("escaped", "invented", "repeated"):
             record(f"{name}_{figure}", getattr(tally, figure))
         if args.save:
             for i in tally.problems[:5]:
                 save(args.save / f"{name}-{i}.html", pages[i])
-        spent = f"{fit_seconds[name] + tally.seconds:.1f}"
-        counts = (len(pages), tally.escaped, tally.errors, tally.invented, tally.repeated, spent)
-        print(f"{name:<16} " + " ".join(f"{f:>{max(len(h), 6)}}" for f, h in zip(counts, header, strict=True)))
-        for example, count in tally.examples.most_common(3):
-            print(f"    {count:>5} x {example}")
+    print("\n".join(report(tallies, len(pages), fit_seconds)))
     return 0
 
 
