@@ -190,7 +190,7 @@ VICTOR_PATTERNS = (r"\b\S+@\S+\.\w+", r"\b\S+\.(?:com|org|net|edu|gov|uk)\b")
 @settings(max_examples=3000, deadline=None, database=None, derandomize=True)
 @given(st.text(alphabet="a1_.@ (-\t\u4e2d\u00e9COMcomorguknet!/", max_size=24))
 def test_linear_url_patterns_match_exactly_the_texts_victors_match(text):
-    """The linear rewrites (a 580,000-character block took hours with Victor's) must keep every
+    """The linear rewrites (Victor's take 1 s on a 20,000-character run, quadratic) must keep every
     CRF feature value: each agrees with its original on every text. What would fail: a rewrite
     that needs the word character right before the ``@`` or the dot, takes only the last ``@``,
     or lets a match span a space."""

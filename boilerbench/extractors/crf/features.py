@@ -67,8 +67,9 @@ FEATURE_SETS = {
 
 #: Victor's e-mail and domain patterns, ``\b\S+@\S+\.\w+`` and ``\b\S+\.(?:com|...)\b``, as
 #: patterns that match the same texts in linear time: those backtrack from every word boundary of a
-#: run of non-space characters to its end, quadratic in the run's length (a 580,000-character block
-#: took hours; found by ``benchmarks/fuzz.py``). A ``\b`` at or before a position of a run exists
+#: run of non-space characters to its end, quadratic in the run's length (1 s on a 20,000-character
+#: run; a quarter of an hour, extrapolated, on the 580,000-character block that ``benchmarks/fuzz.py``
+#: found). A ``\b`` at or before a position of a run exists
 #: exactly when the run holds a word character there or before, so each run is read once from its
 #: start: non-word characters, its first word character, then the rest; for the e-mail, the first
 #: ``@`` after that character is the one to take (any later one only leaves less room for the dot).
