@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import html as html_lib
 import re
 from typing import Any
 
@@ -45,7 +46,27 @@ class Readability(ReferenceExtractor):
             document = tree_document(self._lib.Document)(tree, url=url)
         else:
             document = self._lib.Document(page.html, url=url)
-        return segment(document.summary(html_partial=True)).join()
+        return segment(restore_raw_text(document.summary(html_partial=True))).join()
+
+
+#: Elements whose content libxml2 parses as raw text but serialises escaped, so that its text
+#: parsed again from readability's summary gains a level of escaping (``&lt;`` on the page became
+#: ``&amp;lt;``: text that is not on the page; found by ``benchmarks/fuzz.py``).
+_RAW_TEXT = re.compile(r"(<(xmp|iframe|noembed|noframes|plaintext)\b[^>]*>)(.*?)(</\2\s*>)", re.IGNORECASE | re.DOTALL)
+
+
+def restore_raw_text(html: str) -> str:
+    """``html`` with the content of each raw-text element as it was on the page: unescaped once
+    (lxml escapes every ``&``, ``<`` and ``>`` of it, and it cannot hold its end tag), except a
+    ``plaintext`` element's, which runs to the end of the document once parsed (the end tags lxml
+    wrote after it would become its text): that one becomes a ``pre`` with its content as written."""
+
+    def restored(match: re.Match) -> str:
+        if match.group(2).lower() == "plaintext":
+            return f"<pre>{match.group(3)}</pre>"
+        return match.group(1) + html_lib.unescape(match.group(3)) + match.group(4)
+
+    return _RAW_TEXT.sub(restored, html)
 
 
 @functools.cache
