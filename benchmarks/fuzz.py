@@ -312,9 +312,10 @@ FULL: list[str] = []
 
 @dataclass
 class Tally:
-    """One extractor's counts over the generated pages, the commonest messages, the seconds its
-    pages took and the indices of the pages that showed a problem (escapes, inventions)."""
+    """One extractor's counts over the pages it was run on, the commonest messages, the seconds
+    those took and the indices of the pages that showed a problem (escapes, inventions)."""
 
+    pages: int = 0
     escaped: int = 0
     errors: int = 0
     invented: int = 0
@@ -324,10 +325,18 @@ class Tally:
     problems: list[int] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
-        for name in ("escaped", "errors", "invented", "repeated", "seconds"):
+        for name in ("pages", "escaped", "errors", "invented", "repeated", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.examples.update(other.examples)
         self.problems.extend(other.problems)
+
+
+def _escaped(tally: Tally, index: int, err: Exception) -> None:
+    """Count an exception that left the per-page path on page ``index`` (it would end a run)."""
+    tally.pages += 1
+    tally.escaped += 1
+    tally.examples[f"escape {type(err).__name__}: {err}"[:120]] += 1
+    tally.problems.append(index)
 
 
 def _count(tally: Tally, index: int, run: Callable[[], Outcome]) -> None:
@@ -336,12 +345,11 @@ def _count(tally: Tally, index: int, run: Callable[[], Outcome]) -> None:
     try:
         outcome = run()
     except Exception as err:  # noqa: BLE001 - the count this benchmark reports
-        tally.escaped += 1
-        tally.examples[f"escape {type(err).__name__}: {err}"[:120]] += 1
-        tally.problems.append(index)
+        _escaped(tally, index, err)
         return
     finally:
         tally.seconds += time.perf_counter() - start
+    tally.pages += 1
     tally.errors += bool(outcome.error)
     tally.invented += bool(outcome.invented)
     tally.repeated += bool(outcome.repeated)
@@ -368,16 +376,12 @@ def _fuzz_page(index: int) -> dict[str, Tally]:
         generated = Generated(pages[index], f"fuzz{index}")
     except Exception as err:  # noqa: BLE001 - a page the loaders' decoding fails on
         for tally in tallies.values():
-            _count(tally, index, functools.partial(_raise, err))
+            _escaped(tally, index, err)
         return tallies
     for k, (name, extractor) in enumerate(extractors.items()):
         _running[index] = k
         _count(tallies[name], index, functools.partial(check, extractor, generated))
     return tallies
-
-
-def _raise(err: Exception) -> Outcome:
-    raise err
 
 
 def fuzz_all(
@@ -390,7 +394,8 @@ def fuzz_all(
     """Every extractor's :class:`Tally` over ``pages``, each page a task of the engine's worker
     pool (``jobs`` forked workers, one thread each). A page that runs past ``page_timeout_s`` or
     kills its worker twice is a page error of the extractor that was running on it, as in a run
-    with workers (the extractors after it are not run on that page), and the fuzzing goes on.
+    with workers, and the fuzzing goes on; the page's other extractors do not count it (their
+    tallies died with the worker, or they did not run).
     ``checkpoint(pages_done, tallies)`` is called every 250 pages."""
     global _work, _running
     _work = (extractors, pages)
@@ -408,6 +413,7 @@ def fuzz_all(
 
     def failed(index: int, error: Exception) -> None:
         tally = tallies[names[_running[index]]]
+        tally.pages += 1
         tally.errors += 1
         tally.seconds += page_timeout_s or 0.0
         tally.examples[f"worker: {type(error).__name__}: {error}"[:120]] += 1
@@ -420,13 +426,13 @@ def fuzz_all(
     return tallies
 
 
-def report(tallies: dict[str, Tally], pages: int, fit_seconds: dict[str, float]) -> list[str]:
+def report(tallies: dict[str, Tally], fit_seconds: dict[str, float]) -> list[str]:
     """The table of counts, one line per extractor and its commonest messages."""
     header = ("pages", "exceptions", "page errors", "invented", "repeated", "s")
     lines = [f"{'extractor':<16} " + " ".join(f"{h:>{max(len(h), 6)}}" for h in header)]
     for name, tally in tallies.items():
         spent = f"{fit_seconds[name] + tally.seconds:.1f}"
-        counts = (pages, tally.escaped, tally.errors, tally.invented, tally.repeated, spent)
+        counts = (tally.pages, tally.escaped, tally.errors, tally.invented, tally.repeated, spent)
         lines.append(f"{name:<16} " + " ".join(f"{f:>{max(len(h), 6)}}" for f, h in zip(counts, header, strict=True)))
         lines += [f"    {count:>5} x {example}" for example, count in tally.examples.most_common(3)]
     return lines
@@ -469,7 +475,7 @@ def main(argv: list[str] | None = None) -> int:
     def checkpoint(done: int, tallies: dict[str, Tally]) -> None:
         print(f"{done} pages checked", file=sys.stderr, flush=True)
         if args.checkpoint:
-            atomic_write_text(args.checkpoint, "\n".join(report(tallies, done, fit_seconds)) + "\n")
+            atomic_write_text(args.checkpoint, "\n".join(report(tallies, fit_seconds)) + "\n")
 
     tallies, seconds = timed(functools.partial(fuzz_all, extractors, pages, args.jobs, args.page_timeout, checkpoint))
     print(f"{len(extractors)} extractors x {len(pages)} pages in {seconds:.0f} s ({args.jobs} workers)")
@@ -479,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.save:
             for i in tally.problems[:5]:
                 save(args.save / f"{name}-{i}.html", pages[i])
-    print("\n".join(report(tallies, len(pages), fit_seconds)))
+    print("\n".join(report(tallies, fit_seconds)))
     return 0
 
 

@@ -134,7 +134,7 @@ def main(argv: list[str]) -> int:
     text = page(args.mb)
     args.page.write_text(text, encoding="utf-8")
     print(f"page: {len(text):,} characters ({args.page}); {os.cpu_count()} CPUs")
-    header = ("RSS before MiB", "extraction peak", "extraction s", "with scoring peak", "scoring s")
+    header = ("RSS before MiB", "extraction peak", "extraction s", "with scoring peak", "with scoring s")
     print(f"{'extractor':<16} " + " ".join(header) + "  error")
     for name in args.extractors.split(",") if args.extractors else extractor_names():
         r = measure(name, args.page, args.timeout, args.cap_gb * 1024)

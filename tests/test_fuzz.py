@@ -11,7 +11,7 @@ import functools
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from registry import EXTRACTOR_NAMES, QUICK_FIT
+from registry import EXTRACTOR_NAMES, QUICK_FIT, make_extractor
 
 from benchmarks.fuzz import documents, fitted, fuzz_page, invented_tokens
 from boilerbench.errors import MissingDependencyError
@@ -58,3 +58,37 @@ def test_generated_pages_never_escape_and_invent_nothing(name):
         assert outcome.invented == [], outcome.invented[:5]
 
     check()
+
+
+class _Echo:
+    """Keeps the page's text; sleeps on a page that says ``slow``, raises on one that says ``boom``
+    (an extractor exception: the row's error, not an escape)."""
+
+    def extract(self, page):
+        import time
+
+        from boilerbench.extractors.base import Extraction
+
+        if "slow" in page.html:
+            time.sleep(30)
+        if "boom" in page.html:
+            raise ValueError("boom")
+        return Extraction(page.html.replace("<p>", "").replace("</p>", ""))
+
+
+def test_fuzz_all_counts_per_extractor_and_names_the_one_that_timed_out():
+    """Two forked workers, one page past the time limit while the second extractor runs on it.
+    What would fail: tallies of the two workers not merged, a timeout charged to the wrong
+    extractor (or to all), the pages column counting a page an extractor never finished."""
+    from benchmarks.fuzz import fuzz_all
+
+    pages = [b"<p>alpha</p>", b"<p>boom</p>", b"<p>slow</p>", b"<p>beta</p>"]
+    extractors = {"first": make_extractor("all_text"), "echo": _Echo()}
+    tallies = fuzz_all(extractors, pages, jobs=2, page_timeout_s=3.0)
+    echo, first = tallies["echo"], tallies["first"]
+    assert (echo.pages, echo.escaped, echo.errors, echo.invented) == (4, 0, 2, 0)
+    assert echo.examples["worker: PageTimeout: page took more than 3 s"] == 1
+    assert echo.examples["error ValueError: boom"] == 1
+    assert echo.problems == [2]
+    # the first extractor's tally of the slow page died with its worker
+    assert (first.pages, first.escaped, first.errors, first.invented) == (3, 0, 0, 0)
