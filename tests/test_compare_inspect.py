@@ -225,6 +225,20 @@ def browser(tmp_path):
     driver.quit()
 
 
+def _follow(browser, link) -> None:
+    """Click a link and wait until the next page has loaded and run its script: a click returns
+    before the navigation ends, so reading the page at once may read the page being left."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.expected_conditions import staleness_of
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    leaving = browser.find_element(By.TAG_NAME, "html")
+    link.click()
+    wait = WebDriverWait(browser, 30)
+    wait.until(staleness_of(leaving))
+    wait.until(lambda b: b.execute_script("return document.readyState") == "complete")
+
+
 @pytest.mark.browser
 def test_viewer_in_headless_chromium(runs, site, browser, tmp_path):
     from selenium.webdriver.common.by import By
@@ -314,7 +328,7 @@ def test_hostile_text_runs_no_script_in_chromium(hostile_site, browser):
     browser.get((hostile_site / "index.html").as_uri())
     link = browser.find_element(By.CSS_SELECTOR, "#index tbody a")
     assert HOSTILE_ID in {a.text for a in browser.find_elements(By.CSS_SELECTOR, "#index tbody a")}
-    link.click()  # the page the hostile id links to opens, and runs nothing either
+    _follow(browser, link)  # the page the hostile id links to opens, and runs nothing either
     assert browser.execute_script("return typeof window.pwned") == "undefined"
 
 
@@ -431,12 +445,12 @@ def test_viewer_navigation_in_headless_chromium(viewer, browser):
     browser.find_elements(By.CSS_SELECTOR, "#index thead th")[0].click()  # sort by page id
     ids = [r.get_attribute("data-page-id") for r in browser.find_elements(By.CSS_SELECTOR, "#index tbody tr")]
     assert ids == sorted(ids)
-    browser.find_element(By.CSS_SELECTOR, "#index tbody a").click()
+    _follow(browser, browser.find_element(By.CSS_SELECTOR, "#index tbody a"))
     for expected in ids[1:]:  # next follows the order the reader chose, not the one the site was written in
-        browser.find_element(By.ID, "next").click()
+        _follow(browser, browser.find_element(By.ID, "next"))
         assert browser.find_element(By.TAG_NAME, "h1").text.split()[1] == expected
     assert not browser.find_element(By.ID, "next").is_displayed()
-    browser.find_element(By.ID, "previous").click()
+    _follow(browser, browser.find_element(By.ID, "previous"))
     assert browser.find_element(By.TAG_NAME, "h1").text.split()[1] == ids[-2]
     # a fold hides its blocks until opened; the jump lands on a block that is a mistake
     browser.get((site / "pages" / f"page-{list(Run(made['bte']).pages['page_id']).index('long'):05d}.html").as_uri())
@@ -455,6 +469,6 @@ def test_viewer_navigation_in_headless_chromium(viewer, browser):
     # the source HTML opens as text: the page's script is shown, not run
     scripted = list(Run(made["bte"]).pages["page_id"]).index("scripted")
     browser.get((site / "pages" / f"page-{scripted:05d}.html").as_uri())
-    browser.find_element(By.LINK_TEXT, "source HTML").click()
+    _follow(browser, browser.find_element(By.LINK_TEXT, "source HTML"))
     assert "<script>window.pwned = 1</script>" in browser.find_element(By.TAG_NAME, "body").text
     assert browser.execute_script("return typeof window.pwned") == "undefined"
