@@ -355,8 +355,10 @@ def _count(tally: Tally, index: int, run: Callable[[], Outcome]) -> None:
     tally.repeated += bool(outcome.repeated)
     if outcome.error:
         tally.examples[f"error {outcome.error}"[:120]] += 1
-    if outcome.invented:
-        tally.examples[f"invented {outcome.invented[:3]}"[:120]] += 1
+    for kind, tokens in (("invented", outcome.invented), ("repeated", outcome.repeated)):
+        if tokens:
+            tally.examples[f"{kind} {tokens[:3]}"[:120]] += 1
+    if outcome.invented or outcome.repeated:
         tally.problems.append(index)
 
 
@@ -445,7 +447,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=10_000, help="generated pages per extractor")
     parser.add_argument("--extractors", default="", help="comma-separated config names (default: all)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--save", type=Path, help="write the pages of escapes and invented text here (5 per extractor)")
+    parser.add_argument(
+        "--save", type=Path, help="write the pages of escapes, invented and repeated text here (5 per extractor)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="forked workers, each checking a share of the pages")
     parser.add_argument(
         "--page-timeout", type=float, default=600.0, help="seconds every extractor together may take on a page"
@@ -472,19 +476,25 @@ def main(argv: list[str] | None = None) -> int:
         except Exception as err:  # an extractor that cannot be built here (a missing package) is reported
             print(f"{name:<16} not run: {type(err).__name__}: {err}"[:200])
 
+    def keep_problems(tallies: dict[str, Tally]) -> None:
+        for name, tally in tallies.items():
+            for i in sorted(tally.problems)[:5]:
+                save(args.save / f"{name}-{i}.html", pages[i])
+
     def checkpoint(done: int, tallies: dict[str, Tally]) -> None:
         print(f"{done} pages checked", file=sys.stderr, flush=True)
         if args.checkpoint:
             atomic_write_text(args.checkpoint, "\n".join(report(tallies, fit_seconds)) + "\n")
+        if args.save:  # kept as they come: a long fuzz stopped early still leaves its pages
+            keep_problems(tallies)
 
     tallies, seconds = timed(functools.partial(fuzz_all, extractors, pages, args.jobs, args.page_timeout, checkpoint))
     print(f"{len(extractors)} extractors x {len(pages)} pages in {seconds:.0f} s ({args.jobs} workers)")
     for name, tally in tallies.items():
         for figure in ("escaped", "invented", "repeated"):
             record(f"{name}_{figure}", getattr(tally, figure))
-        if args.save:
-            for i in tally.problems[:5]:
-                save(args.save / f"{name}-{i}.html", pages[i])
+    if args.save:
+        keep_problems(tallies)
     print("\n".join(report(tallies, fit_seconds)))
     return 0
 

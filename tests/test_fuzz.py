@@ -92,3 +92,17 @@ def test_fuzz_all_counts_per_extractor_and_names_the_one_that_timed_out():
     assert echo.problems == [2]
     # the first extractor's tally of the slow page died with its worker
     assert (first.pages, first.escaped, first.errors, first.invented) == (3, 0, 0, 0)
+
+
+def test_a_repeated_token_is_counted_and_its_page_kept():
+    """What would fail: repeated text counted but its page not kept for --save (it could not be
+    reproduced), or a clean page kept."""
+    from collections import Counter
+
+    from benchmarks.fuzz import Outcome, Tally, _count
+
+    tally = Tally()
+    _count(tally, 7, lambda: Outcome("", [], ["alpha"]))
+    _count(tally, 8, lambda: Outcome("", [], []))
+    assert (tally.pages, tally.repeated, tally.invented) == (2, 1, 0)
+    assert tally.problems == [7] and tally.examples == Counter({"repeated ['alpha']": 1})
