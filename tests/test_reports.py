@@ -246,6 +246,25 @@ def test_pareto_front_keeps_the_points_nothing_beats():
     assert pareto_front(ms, f1).tolist() == [1, 0, 4]
 
 
+def test_the_oracle_is_drawn_but_kept_off_the_speed_quality_front():
+    """What would fail: the front ending at the oracle (fastest and best: it reads the gold), so
+    that every real extractor beyond it dropped off the front."""
+    from boilerbench.reports.figures import speed_quality
+
+    runs = pd.DataFrame(
+        [
+            {"extractor": name, "dataset": dataset, "token.f1": f1, "ms_per_page": ms}
+            for name, f1, ms in [("oracle", 0.99, 1.0), ("bte", 0.80, 5.0), ("stack", 0.93, 40.0), ("slow", 0.7, 90)]
+            for dataset in ("cleaneval", "dragnet")
+        ]
+    )
+    ax = speed_quality(runs).axes[0]
+    front = ax.lines[0]
+    assert front.get_xdata().tolist() == [5.0, 40.0] and front.get_ydata().tolist() == [0.80, 0.93]
+    hollow = [c for c in ax.collections if c.get_label() == "bounds (not ranked)"][0]
+    assert hollow.get_offsets().tolist() == [[1.0, 0.99]]
+
+
 def test_every_row_says_which_run_and_code_it_came_from(experiment):
     sweep, out, _ = experiment
     summaries = {json.loads(p.read_text())["extractor"]: json.loads(p.read_text()) for p in sweep.rglob("summary.json")}
