@@ -56,6 +56,19 @@ def test_reference_extracts_the_article(name):
         assert "Privacy" not in text
 
 
+QUOTED = "The mayor told the “Zürich Ελλάδα” reporters that the budget — approved last year — would not change."
+
+
+@pytest.mark.parametrize("declared", ["iso-8859-1", "bogus-8"])
+@pytest.mark.parametrize("name", REFERENCES)
+def test_reference_reads_the_decoded_page_whatever_it_declares(name, declared):
+    """The loaders decode the page; what its ``<meta charset>`` says has no work left to do. What
+    would fail: an adapter whose library re-encodes the text to the declared charset (goose3 did:
+    mojibake across the page for ISO-8859-1 with a curly quote, a LookupError for ``bogus-8``)."""
+    page = PAGE.replace("<head>", f'<head><meta charset="{declared}">').replace(SECOND, QUOTED)
+    assert make_extractor(name).extract(Page("p", page, ARTICLE)).text.count(QUOTED) == 1
+
+
 @pytest.mark.parametrize("name", REFERENCES)
 def test_reference_limits(name):
     extractor = make_extractor(name)
