@@ -173,8 +173,10 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
     holds of each token (the bound of a sub-bag), and its letters run together (for tokens an
     extractor makes by joining two pieces of text where an element was dropped)."""
     decoded = html_lib.unescape(markup)
-    # entities decoded once, and twice (trafilatura decodes ``&amp;lt;`` to ``<``)
-    views = [re.sub(r"[<>\"'=/]", " ", decoded), decoded, html_lib.unescape(decoded)]
+    # entities decoded once, and twice (trafilatura and inscriptis decode ``&amp;lt;`` to ``<``),
+    # each also split at the markup's punctuation (text that touches a tag is a token of its own)
+    views = [decoded, html_lib.unescape(decoded)]
+    views += [re.sub(r"[<>\"'=/]", " ", view) for view in views]
     try:
         root = lxml_html.document_fromstring(markup.encode("utf-8", "surrogatepass"), parser=_UTF8)
     except (etree.ParserError, ValueError):
@@ -189,7 +191,7 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
         counts = Counter(tokens(view))
         every.update(counts)
         most |= counts
-    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in views[1:])
+    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in views[:2] + views[4:])
     return every, most, letters
 
 

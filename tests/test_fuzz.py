@@ -36,6 +36,8 @@ def test_the_invented_text_check_by_hand():
     assert invented_tokens("HELLO World!", page) == ([], [])  # case and punctuation do not matter
     assert invented_tokens("Hello planet", page) == (["planet"], [])
     assert invented_tokens("Hello Hello", page) == ([], ["hello"])  # more often than on the page
+    # entities decoded twice (trafilatura, inscriptis) in text that touches a tag: not repeated
+    assert invented_tokens("&中 中", "<p>&amp;amp;中 中</p>") == ([], [])
 
 
 @pytest.mark.parametrize(
