@@ -16,10 +16,11 @@ exception becomes the row's error; an exception out of it is an escape of the ru
 No invented text (:func:`invented_tokens`): every token of the kept text must be one of the page's
 own text tokens: the tokens of its text nodes (script, style and comments included), joined with
 and without separators, of its attribute values (``alt``, ``title``: some extractors emit them),
-and of the HTML itself, entities decoded once and twice; tokens are compared NFKC-normalised, case-folded and
-reduced to letters, marks and digits. A kept token that is none of them and is not a substring of
-the page's text (two pieces of text joined where an element was dropped) is invented. A kept
-token that occurs more often than in all of those views together is counted as repeated.
+and of the HTML itself, entities decoded once and twice (the text nodes' once more too); tokens
+are compared NFKC-normalised, case-folded and reduced to letters, marks and digits. A kept token
+that is none of them and is not a substring of the page's text (two pieces of text joined where an
+element was dropped) is invented. A kept token that occurs more often than in all of those views
+together is counted as repeated.
 Fitted extractors are trained first on a tiny hand-made set (:data:`TRAINING`).
 """
 
@@ -184,6 +185,8 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
     if root is not None:
         views.append(" ".join(root.itertext()))
         views.append(root.text_content())
+        # its entities decoded once more (the parser drops a stray tag, joining the text either side)
+        views.append(html_lib.unescape(views[-1]))
         views.append(" ".join(value for node in root.iter() for value in getattr(node, "attrib", {}).values()))
     every: Counter = Counter()
     most: Counter = Counter()

@@ -38,6 +38,8 @@ def test_the_invented_text_check_by_hand():
     assert invented_tokens("Hello Hello", page) == ([], ["hello"])  # more often than on the page
     # entities decoded twice (trafilatura, inscriptis) in text that touches a tag: not repeated
     assert invented_tokens("&中 中", "<p>&amp;amp;中 中</p>") == ([], [])
+    # the parser drops the stray <tr>, joining the text either side; decoded twice, it is "<b>hYY"
+    assert invented_tokens("<b>hYY", "<div>&amp;lt;b&amp;gt;<tr>hYY</div>") == ([], [])
 
 
 @pytest.mark.parametrize(
