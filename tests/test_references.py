@@ -69,6 +69,23 @@ def test_reference_reads_the_decoded_page_whatever_it_declares(name, declared):
     assert make_extractor(name).extract(Page("p", page, ARTICLE)).text.count(QUOTED) == 1
 
 
+def test_goose_sees_utf8_declared_in_place_and_only_where_another_charset_is():
+    """What would fail: a declaration added before the page (it moves the parse: Dragnet pages
+    that declare UTF-8 lost their article), or a page that declares UTF-8 or nothing touched."""
+    from boilerbench.extractors.references.goose import declared_as_utf8
+
+    for unchanged in ('<meta charset="UTF-8"><p>x', '<meta charset="utf8"><p>x', "<p>x</p>", ""):
+        assert declared_as_utf8(unchanged) is unchanged
+    latin = '<head><meta http-equiv="Content-Type" content="text/html; charset=iso-8859-1"></head>'
+    assert declared_as_utf8(latin) == latin.replace("iso-8859-1", "utf-8")
+    assert declared_as_utf8('<meta charset="bogus-8"><meta charset="koi8-r">') == (
+        '<meta charset="utf-8"><meta charset="koi8-r">'  # the first is the one goose3 reads
+    )
+    assert (
+        declared_as_utf8('<?xml version="1.0" encoding="cp1251"?><p>x') == '<?xml version="1.0" encoding="utf-8"?><p>x'
+    )
+
+
 @pytest.mark.parametrize("name", REFERENCES)
 def test_reference_limits(name):
     extractor = make_extractor(name)
