@@ -110,3 +110,11 @@ def test_a_repeated_token_is_counted_and_its_page_kept():
     _count(tally, 8, lambda: Outcome("", [], []))
     assert (tally.pages, tally.repeated, tally.invented) == (2, 1, 0)
     assert tally.problems == [7] and tally.examples == Counter({"repeated ['alpha']": 1})
+
+
+def test_pages_generated_apart_are_the_pages_generated_here():
+    """What would fail: the child's pages differing from the in-process ones (a seed not passed,
+    the pages not sent back whole), which would make a run's pages depend on where they were made."""
+    from benchmarks.fuzz import generate, generate_apart
+
+    assert generate_apart(12, 3) == generate(12, 3) != generate(12, 4)
