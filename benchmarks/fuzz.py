@@ -15,18 +15,20 @@ exception becomes the row's error; an exception out of it is an escape of the ru
 
 No invented text (:func:`invented_tokens`): every token of the kept text must be one of the page's
 own text tokens: the tokens of its text nodes (script, style and comments included), joined with
-and without separators, of its attribute values (``alt``, ``title``: some extractors emit them),
-and of the HTML itself, entities decoded once and twice (the text nodes' once more too); tokens
-are compared NFKC-normalised, case-folded and reduced to letters, marks and digits. A kept token
-that is none of them and is not a substring of the page's text (two pieces of text joined where an
-element was dropped) is invented. A kept token that occurs more often than in all of those views
-together is counted as repeated.
+and without separators, of the text a browser shows (:func:`rendered_text`), of its attribute
+values (``alt``, ``title``: some extractors emit them), and of the HTML itself, entities decoded
+once and twice (the text nodes' once more too); tokens are compared NFKC-normalised, case-folded
+and reduced to letters, marks and digits. A kept token that is none of them and is not a
+substring of the page's letters run together (two pieces of text joined where an element was
+dropped) is invented. A kept token that occurs more often than in all of those views together is
+counted as repeated.
 Fitted extractors are trained first on a tiny hand-made set (:data:`TRAINING`).
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import functools
 import html as html_lib
 import logging
@@ -48,6 +50,7 @@ from lxml import html as lxml_html
 
 from benchmarks.common import record, timed
 from boilerbench.atomic import atomic_write_text
+from boilerbench.datasets.blocks import SKIP_TAGS
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
 from boilerbench.engine.pool import one_thread, run_in_workers
@@ -169,15 +172,30 @@ def tokens(text: str) -> Iterable[str]:
             yield key
 
 
+#: Elements whose content a browser does not show (the blocks' :data:`SKIP_TAGS` less the void
+#: ones, which hold no text); the text on either side of one runs together on the screen.
+NOT_RENDERED = tuple(sorted(SKIP_TAGS - {"br", "hr", "img", "input"}))
+
+
+def rendered_text(root: etree._Element) -> str:
+    """The text a browser shows: without the content of :data:`NOT_RENDERED` elements, comments
+    and processing instructions, the text on either side of them joined (``aaa<style>…</style>cg7``
+    shows ``aaacg7``)."""
+    shown = copy.deepcopy(root)
+    etree.strip_elements(shown, *NOT_RENDERED, etree.Comment, etree.ProcessingInstruction, with_tail=False)
+    return shown.text_content()
+
+
 def page_views(markup: str) -> tuple[Counter, Counter, str]:
     """The page's own text tokens: every view's together (a set, as a bag), the most any one view
     holds of each token (the bound of a sub-bag), and its letters run together (for tokens an
     extractor makes by joining two pieces of text where an element was dropped)."""
     decoded = html_lib.unescape(markup)
     # entities decoded once, and twice (trafilatura and inscriptis decode ``&amp;lt;`` to ``<``),
-    # each also split at the markup's punctuation (text that touches a tag is a token of its own)
+    # each also split at the markup's punctuation (text that touches a tag or a CDATA marker is a
+    # token of its own: an HTML5 parser keeps CDATA in svg and math as text, libxml2 drops it)
     views = [decoded, html_lib.unescape(decoded)]
-    views += [re.sub(r"[<>\"'=/]", " ", view) for view in views]
+    views += [re.sub(r"[<>\"'=/!\[\]]", " ", view) for view in views]
     try:
         root = lxml_html.document_fromstring(markup.encode("utf-8", "surrogatepass"), parser=_UTF8)
     except (etree.ParserError, ValueError):
@@ -187,6 +205,7 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
         views.append(root.text_content())
         # its entities decoded once more (the parser drops a stray tag, joining the text either side)
         views.append(html_lib.unescape(views[-1]))
+        views.append(rendered_text(root))
         views.append(" ".join(value for node in root.iter() for value in getattr(node, "attrib", {}).values()))
     every: Counter = Counter()
     most: Counter = Counter()

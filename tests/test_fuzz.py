@@ -40,6 +40,11 @@ def test_the_invented_text_check_by_hand():
     assert invented_tokens("&中 中", "<p>&amp;amp;中 中</p>") == ([], [])
     # the parser drops the stray <tr>, joining the text either side; decoded twice, it is "<b>hYY"
     assert invented_tokens("<b>hYY", "<div>&amp;lt;b&amp;gt;<tr>hYY</div>") == ([], [])
+    # the text on either side of a style runs together on the screen (all_text kept "aaacg7")
+    assert invented_tokens("aaacg7", "<p>aaa<style>p {}</style>cg7</p>") == ([], [])
+    assert invented_tokens("aaacg7", "<p>aaa<b>x</b>cg7</p>") == (["aaacg7"], [])  # shown: not a join
+    # CDATA in math is text to an HTML5 parser (resiliparse), a comment to libxml2
+    assert invented_tokens("字 x 字", "<math><![CDATA[字 x 字]]></math>") == ([], [])
 
 
 @pytest.mark.parametrize(
