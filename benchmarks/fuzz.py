@@ -191,29 +191,34 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
     holds of each token (the bound of a sub-bag), and its letters run together (for tokens an
     extractor makes by joining two pieces of text where an element was dropped)."""
     decoded = html_lib.unescape(markup)
-    # entities decoded once, and twice (trafilatura and inscriptis decode ``&amp;lt;`` to ``<``),
-    # each also split at the markup's punctuation (text that touches a tag or a CDATA marker is a
-    # token of its own: an HTML5 parser keeps CDATA in svg and math as text, libxml2 drops it)
-    views = [decoded, html_lib.unescape(decoded)]
-    views += [re.sub(r"[<>\"'=/!\[\]]", " ", view) for view in views]
+    # the markup, entities decoded once and twice (trafilatura and inscriptis decode ``&amp;lt;``
+    # to ``<``), each also split at the markup's punctuation (text that touches a tag is a token of
+    # its own), and without CDATA markers (an HTML5 parser keeps CDATA in svg and math as text)
+    markup_views = [decoded, html_lib.unescape(decoded)]
+    without_cdata = re.sub(r"<!\[CDATA\[|\]\]>", " ", decoded)
+    split = [re.sub(r"[<>\"'=/]", " ", view) for view in (*markup_views, without_cdata)]
+    text_views: list[str] = []
     try:
         root = lxml_html.document_fromstring(markup.encode("utf-8", "surrogatepass"), parser=_UTF8)
     except (etree.ParserError, ValueError):
         root = None
     if root is not None:
-        views.append(" ".join(root.itertext()))
-        views.append(root.text_content())
-        # its entities decoded once more (the parser drops a stray tag, joining the text either side)
-        views.append(html_lib.unescape(views[-1]))
-        views.append(rendered_text(root))
-        views.append(" ".join(value for node in root.iter() for value in getattr(node, "attrib", {}).values()))
+        content = root.text_content()
+        text_views = [
+            " ".join(root.itertext()),
+            content,
+            " ".join(value for node in root.iter() for value in getattr(node, "attrib", {}).values()),
+            html_lib.unescape(content),  # the parser drops a stray tag, joining the text either side
+            rendered_text(root),
+        ]
+    views = markup_views + split + text_views
     every: Counter = Counter()
     most: Counter = Counter()
     for view in views:
         counts = Counter(tokens(view))
         every.update(counts)
         most |= counts
-    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in views[:2] + views[4:])
+    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in markup_views + text_views)
     return every, most, letters
 
 
