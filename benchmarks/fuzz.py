@@ -405,6 +405,8 @@ def _count(tally: Tally, index: int, run: Callable[[], Outcome]) -> None:
 #: extractor of a page that ran past its time or killed its worker).
 _work: tuple[dict[str, object], list[bytes]] = ({}, [])
 _running: Any = None
+#: The value of ``_running`` while the page is being decoded (before any extractor runs).
+DECODING = -1
 
 
 def _fuzz_page(index: int) -> dict[str, Tally]:
@@ -412,6 +414,7 @@ def _fuzz_page(index: int) -> dict[str, Tally]:
     every extractor)."""
     extractors, pages = _work
     tallies = {name: Tally() for name in extractors}
+    _running[index] = DECODING
     try:
         generated = Generated(pages[index], f"fuzz{index}")
     except Exception as err:  # noqa: BLE001 - a page the loaders' decoding fails on
@@ -452,12 +455,16 @@ def fuzz_all(
             checkpoint(finished[0], tallies)
 
     def failed(index: int, error: Exception) -> None:
-        tally = tallies[names[_running[index]]]
-        tally.pages += 1
-        tally.errors += 1
-        tally.seconds += page_timeout_s or 0.0
-        tally.examples[f"worker: {type(error).__name__}: {error}"[:120]] += 1
-        tally.problems.append(index)
+        # a page whose decoding ran out of time (or killed the worker) failed every extractor
+        at = _running[index]
+        charged, where = (names, " while decoding") if at == DECODING else ([names[at]], "")
+        for name in charged:
+            tally = tallies[name]
+            tally.pages += 1
+            tally.errors += 1
+            tally.seconds += (page_timeout_s or 0.0) / len(charged)
+            tally.examples[f"worker{where}: {type(error).__name__}: {error}"[:120]] += 1
+            tally.problems.append(index)
         done(index, {})
 
     run_in_workers(_fuzz_page, len(pages), jobs, done, failed, page_timeout_s)

@@ -102,6 +102,27 @@ def test_detection_does_not_depend_on_the_detector_bs4_finds(monkeypatch):
     assert decode_bytes(data) == expected and "Москва" in expected
 
 
+def test_detector_sees_no_letter_run_longer_than_64(monkeypatch):
+    """chardet's single-byte probers are quadratic in a run of ASCII letters (27 s on 16,000
+    letters after one accented byte; the fuzzer's pages stalled for minutes): the detector is
+    given each run cut to 64 letters, the decode still covers the whole run. What would fail:
+    the run handed to chardet whole, or cut in the decoded text too."""
+    import re
+
+    from boilerbench.datasets import encoding
+
+    runs = []
+    detect = encoding.chardet.detect
+    monkeypatch.setattr(
+        encoding.chardet,
+        "detect",
+        lambda data: runs.append(max(len(r) for r in re.findall(rb"[a-zA-Z]+", data))) or detect(data),
+    )
+    letters = "q" * 30_000
+    decoded = decode_bytes(b"<p>caf\xe9 \xff\xfe\x81 " + letters.encode() + b" end</p>")
+    assert runs == [64] and letters + " end" in decoded
+
+
 def test_detector_reads_a_prefix_and_the_whole_page_is_decoded(monkeypatch):
     """chardet costs 8 us a byte: it sees the first DETECT_BYTES only (a 3 MB undecodable page
     took half a minute), while the decode that follows covers every byte of the page."""

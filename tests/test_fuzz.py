@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from registry import EXTRACTOR_NAMES, QUICK_FIT, make_extractor
 
-from benchmarks.fuzz import documents, fitted, fuzz_page, invented_tokens
+from benchmarks.fuzz import Generated, documents, fitted, fuzz_page, invented_tokens
 from boilerbench.errors import MissingDependencyError
 
 #: Fitted extractors whose training (even short) or extraction costs seconds: run with -m slow.
@@ -101,6 +101,31 @@ def test_fuzz_all_counts_per_extractor_and_names_the_one_that_timed_out():
     assert echo.problems == [2]
     # the first extractor's tally of the slow page died with its worker
     assert (first.pages, first.escaped, first.errors, first.invented) == (3, 0, 0, 0)
+
+
+class _StallingDecode(Generated):
+    """:class:`benchmarks.fuzz.Generated` whose decoding of a page that says ``stall`` hangs."""
+
+    def __init__(self, data, page_id="fuzz"):
+        import time
+
+        if b"stall" in data:
+            time.sleep(30)
+        super().__init__(data, page_id)
+
+
+def test_a_page_whose_decoding_times_out_fails_every_extractor(monkeypatch):
+    """What would fail: the timeout of a page still being decoded charged to the first extractor
+    (the shared slot's initial value) as if that extractor had hung."""
+    import benchmarks.fuzz as fuzz
+
+    monkeypatch.setattr(fuzz, "Generated", _StallingDecode)
+    extractors = {"first": make_extractor("all_text"), "echo": _Echo()}
+    tallies = fuzz.fuzz_all(extractors, [b"<p>alpha</p>", b"<p>stall</p>"], jobs=1, page_timeout_s=3.0)
+    for tally in tallies.values():
+        assert (tally.pages, tally.escaped, tally.errors, tally.invented) == (2, 0, 1, 0)
+        assert tally.examples["worker while decoding: PageTimeout: page took more than 3 s"] == 1
+        assert tally.problems == [1]
 
 
 def test_a_repeated_token_is_counted_and_its_page_kept():

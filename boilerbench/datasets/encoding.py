@@ -39,6 +39,12 @@ _BOMS = (
 )
 #: The bytes the detector reads (about 0.5 s of chardet's time at most).
 DETECT_BYTES = 65_536
+#: A run of ASCII letters longer than 64, kept to its first 64 for the detector: chardet's
+#: single-byte probers find their "international words" with a regex that is quadratic in such a
+#: run (``[a-zA-Z]*[\x80-\xFF]+…`` retried from every letter): 27 s on 16,000 letters after one
+#: accented byte, hours on 64 KB (found by ``benchmarks/fuzz.py``). A word of 64 letters without
+#: one beyond ASCII says nothing about which single-byte encoding the page is in.
+_LONG_LETTER_RUN = re.compile(rb"([a-zA-Z]{64})[a-zA-Z]+")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_.:-]+)""", re.IGNORECASE)
 # GB2312 and GBK labels are read as GB18030, their superset, as browsers do (WHATWG Encoding
 # Standard: the "gbk" decoder is the gb18030 decoder): pages labelled GB2312 routinely hold GBK
@@ -141,7 +147,8 @@ def _detect(data: bytes, is_html: bool) -> str:
     (which datatrove's WARC reader needs) guesses otherwise, so every figure of a dataset would
     depend on what else is installed. Empty when none decodes."""
     detector = EncodingDetector(data, is_html=is_html)
-    detector.chardet_encoding = chardet.detect(detector.markup[:DETECT_BYTES])["encoding"] or ""
+    sample = _LONG_LETTER_RUN.sub(rb"\1", detector.markup[:DETECT_BYTES])
+    detector.chardet_encoding = chardet.detect(sample)["encoding"] or ""
     for encoding in detector.encodings:
         try:
             detector.markup.decode(encoding)
