@@ -493,7 +493,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extractors", default="", help="comma-separated config names (default: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--save", type=Path, help="write the pages of escapes, invented and repeated text here (5 per extractor)"
+        "--save", type=Path, help="write the pages of escapes, invented and repeated text here (100 per extractor)"
+    )
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="check the generated pages from this index on (the pages are the same for the same --n and "
+        "--seed: the rest of a run that was stopped)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="forked workers, each checking a share of the pages")
     parser.add_argument(
@@ -509,6 +516,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(pages)} pages generated in {seconds:.0f} s "
         f"(median {sizes[len(sizes) // 2]:,} bytes, largest {sizes[-1]:,})"
     )
+    checked = pages[args.first :]
     names = args.extractors.split(",") if args.extractors else extractor_names()
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     from registry import QUICK_FIT
@@ -523,8 +531,8 @@ def main(argv: list[str] | None = None) -> int:
 
     def keep_problems(tallies: dict[str, Tally]) -> None:
         for name, tally in tallies.items():
-            for i in sorted(tally.problems)[:5]:
-                save(args.save / f"{name}-{i}.html", pages[i])
+            for i in sorted(tally.problems)[:100]:
+                save(args.save / f"{name}-{args.first + i}.html", checked[i])
 
     def checkpoint(done: int, tallies: dict[str, Tally]) -> None:
         print(f"{done} pages checked", file=sys.stderr, flush=True)
@@ -533,8 +541,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.save:  # kept as they come: a long fuzz stopped early still leaves its pages
             keep_problems(tallies)
 
-    tallies, seconds = timed(functools.partial(fuzz_all, extractors, pages, args.jobs, args.page_timeout, checkpoint))
-    print(f"{len(extractors)} extractors x {len(pages)} pages in {seconds:.0f} s ({args.jobs} workers)")
+    tallies, seconds = timed(functools.partial(fuzz_all, extractors, checked, args.jobs, args.page_timeout, checkpoint))
+    print(
+        f"{len(extractors)} extractors x {len(checked)} pages (from page {args.first}) in {seconds:.0f} s "
+        f"({args.jobs} workers)"
+    )
     for name, tally in tallies.items():
         for figure in ("escaped", "invented", "repeated"):
             record(f"{name}_{figure}", getattr(tally, figure))
