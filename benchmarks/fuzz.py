@@ -186,6 +186,19 @@ def rendered_text(root: etree._Element) -> str:
     return shown.text_content()
 
 
+def html5_markup(markup: str) -> str:
+    """``markup`` without its comments and CDATA markers: an HTML5 parser (resiliparse's) reads
+    CDATA in svg and math as text, libxml2 drops it, and the text on either side of a comment
+    runs together (``ab<!--x--><![CDATA[cd]]>`` in math shows ``abcd``); :func:`page_views` also
+    reads it without its tags. Linear: an unclosed comment keeps the rest."""
+    kept, at = [], 0
+    while (start := markup.find("<!--", at)) >= 0 and (end := markup.find("-->", start + 4)) >= 0:
+        kept.append(markup[at:start])
+        at = end + 3
+    kept.append(markup[at:])
+    return "".join(kept).replace("<![CDATA[", "").replace("]]>", "")
+
+
 def page_views(markup: str) -> tuple[Counter, Counter, str]:
     """The page's own text tokens: every view's together (a set, as a bag), the most any one view
     holds of each token (the bound of a sub-bag), and its letters run together (for tokens an
@@ -193,10 +206,10 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
     decoded = html_lib.unescape(markup)
     # the markup, entities decoded once and twice (trafilatura and inscriptis decode ``&amp;lt;``
     # to ``<``), each also split at the markup's punctuation (text that touches a tag is a token of
-    # its own), and without CDATA markers (an HTML5 parser keeps CDATA in svg and math as text)
+    # its own), and as an HTML5 parser reads svg and math (:func:`html5_markup`)
     markup_views = [decoded, html_lib.unescape(decoded)]
-    without_cdata = re.sub(r"<!\[CDATA\[|\]\]>", " ", decoded)
-    split = [re.sub(r"[<>\"'=/]", " ", view) for view in (*markup_views, without_cdata)]
+    html5 = html5_markup(decoded)
+    split = [re.sub(r"[<>\"'=/]", " ", view) for view in (*markup_views, html5)]
     text_views: list[str] = []
     try:
         root = lxml_html.document_fromstring(markup.encode("utf-8", "surrogatepass"), parser=_UTF8)
@@ -211,14 +224,14 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
             html_lib.unescape(content),  # the parser drops a stray tag, joining the text either side
             rendered_text(root),
         ]
-    views = markup_views + split + text_views
+    views = [*markup_views, *split, *text_views, html5, re.sub(r"<[^>]*>", "", html5)]
     every: Counter = Counter()
     most: Counter = Counter()
     for view in views:
         counts = Counter(tokens(view))
         every.update(counts)
         most |= counts
-    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in markup_views + text_views)
+    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in [*markup_views, *text_views, *views[-2:]])
     return every, most, letters
 
 

@@ -45,6 +45,7 @@ def test_the_invented_text_check_by_hand():
     assert invented_tokens("aaacg7", "<p>aaa<b>x</b>cg7</p>") == (["aaacg7"], [])  # shown: not a join
     # CDATA in math is text to an HTML5 parser (resiliparse), a comment to libxml2
     assert invented_tokens("字 x 字", "<math><![CDATA[字 x 字]]></math>") == ([], [])
+    assert invented_tokens("abcd", "<math>ab<!--x--><![CDATA[cd]]></math>") == ([], [])
 
 
 @pytest.mark.parametrize(
