@@ -15,9 +15,9 @@ exception becomes the row's error; an exception out of it is an escape of the ru
 
 No invented text (:func:`invented_tokens`): every token of the kept text must be one of the page's
 own text tokens: the tokens of its text nodes (script, style and comments included), joined with
-and without separators, of the text a browser shows (:func:`rendered_text`), of its attribute
-values (``alt``, ``title``: some extractors emit them), and of the HTML itself, entities decoded
-once and twice (the text nodes' once more too); tokens are compared NFKC-normalised, case-folded
+and without separators, of the text a browser shows (:func:`rendered_text`, :func:`list_markers`),
+of its attribute values (``alt``, ``title``: some extractors emit them), and of the HTML itself,
+entities decoded once and twice (the text nodes' once more too); tokens are compared NFKC-normalised, case-folded
 and reduced to letters, marks and digits. A kept token that is none of them and is not a
 substring of the page's letters run together (two pieces of text joined where an element was
 dropped) is invented. A kept token that occurs more often than in all of those views together is
@@ -186,6 +186,14 @@ def rendered_text(root: etree._Element) -> str:
     return shown.text_content()
 
 
+def list_markers(root: etree._Element) -> str:
+    """The numbers a browser shows before the items of ordered lists (inscriptis writes them:
+    ``1. alpha``): 1 to the page's count of items, where it has an ordered list."""
+    if next(root.iter("ol"), None) is None:
+        return ""
+    return " ".join(str(k) for k in range(1, sum(1 for _ in root.iter("li")) + 1))
+
+
 def html5_markup(markup: str) -> str:
     """``markup`` without its comments and CDATA markers: an HTML5 parser (resiliparse's) reads
     CDATA in svg and math as text, libxml2 drops it, and the text on either side of a comment
@@ -225,13 +233,14 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
             rendered_text(root),
         ]
     views = [*markup_views, *split, *text_views, html5, re.sub(r"<[^>]*>", "", html5)]
+    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in [*markup_views, *text_views, *views[-2:]])
+    views.append(list_markers(root) if root is not None else "")
     every: Counter = Counter()
     most: Counter = Counter()
     for view in views:
         counts = Counter(tokens(view))
         every.update(counts)
         most |= counts
-    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in [*markup_views, *text_views, *views[-2:]])
     return every, most, letters
 
 

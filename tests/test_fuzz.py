@@ -46,6 +46,9 @@ def test_the_invented_text_check_by_hand():
     # CDATA in math is text to an HTML5 parser (resiliparse), a comment to libxml2
     assert invented_tokens("字 x 字", "<math><![CDATA[字 x 字]]></math>") == ([], [])
     assert invented_tokens("abcd", "<math>ab<!--x--><![CDATA[cd]]></math>") == ([], [])
+    # an ordered list's numbers are shown (inscriptis writes them); a third is not on the page
+    assert invented_tokens(" 1. alpha\n 2. beta", "<ol><li>alpha</li><li>beta</li></ol>") == ([], [])
+    assert invented_tokens("3. alpha", "<ol><li>alpha</li><li>beta</li></ol>") == (["3"], [])
 
 
 @pytest.mark.parametrize(
