@@ -232,9 +232,10 @@ def page_views(markup: str) -> tuple[Counter, Counter, str]:
             html_lib.unescape(content),  # the parser drops a stray tag, joining the text either side
             rendered_text(root),
         ]
-    views = [*markup_views, *split, *text_views, html5, re.sub(r"<[^>]*>", "", html5)]
-    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in [*markup_views, *text_views, *views[-2:]])
-    views.append(list_markers(root) if root is not None else "")
+    html5_views = [html5, re.sub(r"<[^>]*>", "", html5)]
+    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in [*markup_views, *text_views, *html5_views])
+    markers = [list_markers(root)] if root is not None else []
+    views = [*markup_views, *split, *text_views, *html5_views, *markers]
     every: Counter = Counter()
     most: Counter = Counter()
     for view in views:
@@ -415,9 +416,9 @@ def _count(tally: Tally, index: int, run: Callable[[], Outcome]) -> None:
     tally.repeated += bool(outcome.repeated)
     if outcome.error:
         tally.examples[f"error {outcome.error}"[:120]] += 1
-    for kind, tokens in (("invented", outcome.invented), ("repeated", outcome.repeated)):
-        if tokens:
-            tally.examples[f"{kind} {tokens[:3]}"[:120]] += 1
+    for kind, found in (("invented", outcome.invented), ("repeated", outcome.repeated)):
+        if found:
+            tally.examples[f"{kind} {found[:3]}"[:120]] += 1
     if outcome.invented or outcome.repeated:
         tally.problems.append(index)
 
