@@ -14,14 +14,16 @@ decoded as the loaders decode (:func:`boilerbench.datasets.encoding.decode_bytes
 exception becomes the row's error; an exception out of it is an escape of the run.
 
 No invented text (:func:`invented_tokens`): every token of the kept text must be one of the page's
-own text tokens: the tokens of its text nodes (script, style and comments included), joined with
-and without separators, of the text a browser shows (:func:`rendered_text`, :func:`list_markers`),
-of its attribute values (``alt``, ``title``: some extractors emit them), and of the HTML itself,
-entities decoded once and twice (the text nodes' once more too); tokens are compared NFKC-normalised, case-folded
-and reduced to letters, marks and digits. A kept token that is none of them and is not a
-substring of the page's letters run together (two pieces of text joined where an element was
-dropped) is invented. A kept token that occurs more often than in all of those views together is
-counted as repeated.
+own text tokens (:class:`Views`): the tokens of the HTML itself, entities decoded once and twice
+(:func:`markup_views`); of libxml2's tree: its text nodes (script, style and comments included)
+joined with and without separators, the text a browser shows, its attribute values (``alt``,
+``title``: some extractors emit them) (:func:`tree_views`); and of an HTML5 parser's tree, whose
+rules move text (:func:`html5_tree_views`). Tokens are compared NFKC-normalised, case-folded and
+reduced to letters, marks and digits. A kept token that is none of them and is not a substring of
+one view's letters run together (two pieces of text joined where an element was dropped) is
+invented. A kept token that occurs more often than in any one view is counted as
+repeated. The views are read cheapest first, a costlier one only for a kept text that the earlier
+ones do not account for.
 Fitted extractors are trained first on a tiny hand-made set (:data:`TRAINING`).
 """
 
@@ -197,7 +199,7 @@ def list_markers(root: etree._Element) -> str:
 def html5_markup(markup: str) -> str:
     """``markup`` without its comments and CDATA markers: an HTML5 parser (resiliparse's) reads
     CDATA in svg and math as text, libxml2 drops it, and the text on either side of a comment
-    runs together (``ab<!--x--><![CDATA[cd]]>`` in math shows ``abcd``); :func:`page_views` also
+    runs together (``ab<!--x--><![CDATA[cd]]>`` in math shows ``abcd``); :func:`markup_views` also
     reads it without its tags. Linear: an unclosed comment keeps the rest."""
     kept, at = [], 0
     while (start := markup.find("<!--", at)) >= 0 and (end := markup.find("-->", start + 4)) >= 0:
@@ -207,56 +209,96 @@ def html5_markup(markup: str) -> str:
     return "".join(kept).replace("<![CDATA[", "").replace("]]>", "")
 
 
-def page_views(markup: str) -> tuple[Counter, Counter, str]:
-    """The page's own text tokens: every view's together (a set, as a bag), the most any one view
-    holds of each token (the bound of a sub-bag), and its letters run together (for tokens an
-    extractor makes by joining two pieces of text where an element was dropped)."""
+def markup_views(markup: str) -> list[str]:
+    """The markup read as text: entities decoded once and twice (trafilatura and inscriptis decode
+    ``&amp;lt;`` to ``<``), each also split at the markup's punctuation (text that touches a tag is a
+    token of its own), and as an HTML5 parser reads svg and math (:func:`html5_markup`), with and
+    without its tags. No parser: the cheap views, read first."""
     decoded = html_lib.unescape(markup)
-    # the markup, entities decoded once and twice (trafilatura and inscriptis decode ``&amp;lt;``
-    # to ``<``), each also split at the markup's punctuation (text that touches a tag is a token of
-    # its own), and as an HTML5 parser reads svg and math (:func:`html5_markup`)
-    markup_views = [decoded, html_lib.unescape(decoded)]
+    twice = html_lib.unescape(decoded)
     html5 = html5_markup(decoded)
-    split = [re.sub(r"[<>\"'=/]", " ", view) for view in (*markup_views, html5)]
-    text_views: list[str] = []
+    split = [re.sub(r"[<>\"'=/]", " ", view) for view in (decoded, twice, html5)]
+    return [decoded, twice, *split, html5, re.sub(r"<[^>]*>", "", html5)]
+
+
+def tree_views(markup: str) -> list[str]:
+    """The text of libxml2's tree (the loaders' parser): its text nodes with and without
+    separators, its attribute values, its text with entities decoded once more (the parser drops a
+    stray tag, joining the text either side), :func:`rendered_text` and :func:`list_markers`."""
     try:
         root = lxml_html.document_fromstring(markup.encode("utf-8", "surrogatepass"), parser=_UTF8)
     except (etree.ParserError, ValueError):
-        root = None
-    if root is not None:
-        content = root.text_content()
-        text_views = [
-            " ".join(root.itertext()),
-            content,
-            " ".join(value for node in root.iter() for value in getattr(node, "attrib", {}).values()),
-            html_lib.unescape(content),  # the parser drops a stray tag, joining the text either side
-            rendered_text(root),
-        ]
-    html5_views = [html5, re.sub(r"<[^>]*>", "", html5)]
-    letters = "".join(normalise(unicodedata.normalize("NFKC", v)) for v in [*markup_views, *text_views, *html5_views])
-    markers = [list_markers(root)] if root is not None else []
-    views = [*markup_views, *split, *text_views, *html5_views, *markers]
-    every: Counter = Counter()
-    most: Counter = Counter()
-    for view in views:
-        counts = Counter(tokens(view))
-        every.update(counts)
-        most |= counts
-    return every, most, letters
+        return []
+    content = root.text_content()
+    return [
+        " ".join(root.itertext()),
+        content,
+        " ".join(value for node in root.iter() for value in getattr(node, "attrib", {}).values()),
+        html_lib.unescape(content),
+        rendered_text(root),
+        list_markers(root),
+    ]
+
+
+def html5_tree_views(markup: str) -> list[str]:
+    """The text of an HTML5 parser's tree (html5lib, the specification's reference parser), with
+    and without separators. The HTML5 tree-building rules move text: text directly inside a
+    ``<table>`` is foster-parented out in front of it, next to text that stands far from it in the
+    markup (resiliparse, an HTML5 parser, kept ``&amp;Cac`` from ``<table>&amp;amp;<svg …`` and a
+    ``Cac`` much later). The costliest view (pure Python), read last."""
+    import html5lib
+
+    try:
+        root = html5lib.parse(markup, treebuilder="etree", namespaceHTMLElements=False)
+    except Exception:  # noqa: BLE001 - a page html5lib cannot read adds no view; the others stand
+        return []
+    return [" ".join(root.itertext()), "".join(root.itertext())]
+
+
+#: The views in the order :class:`Views` reads them, cheapest first: a costlier one is read only
+#: where a kept token is not accounted for by those before it. Views only add tokens, so the
+#: outcome is the outcome of reading them all.
+TIERS: tuple[Callable[[str], list[str]], ...] = (markup_views, tree_views, html5_tree_views)
+
+
+@dataclass
+class Views:
+    """A page's own text tokens over the views read so far: every view's together (a set, as a
+    bag), the most any one view holds of each token (the bound of a sub-bag), and each view's
+    letters run together (for tokens an extractor makes by joining two pieces of text where an
+    element was dropped)."""
+
+    markup: str
+    read: int = 0
+    every: Counter = field(default_factory=Counter)
+    most: Counter = field(default_factory=Counter)
+    letters: list[str] = field(default_factory=list)
+
+    def read_next(self) -> bool:
+        """Read the next tier of :data:`TIERS`; False when every tier has been read."""
+        if self.read == len(TIERS):
+            return False
+        for view in TIERS[self.read](self.markup):
+            counts = Counter(tokens(view))
+            self.every.update(counts)
+            self.most |= counts
+            self.letters.append(normalise(unicodedata.normalize("NFKC", view)))
+        self.read += 1
+        return True
+
+    def compare(self, kept: str) -> tuple[list[str], list[str]]:
+        """(invented, repeated) tokens of ``kept``, reading further tiers while some are."""
+        counts = Counter(tokens(kept))
+        while True:
+            invented = [t for t in counts if t not in self.every and not any(t in run for run in self.letters)]
+            repeated = [t for t, n in counts.items() if t in self.every and n > self.most[t]]
+            if not (invented or repeated) or not self.read_next():
+                return invented, repeated
 
 
 def invented_tokens(kept: str, markup: str) -> tuple[list[str], list[str]]:
     """(invented, repeated) tokens of ``kept`` with respect to the page ``markup``."""
-    return compare(kept, page_views(markup))
-
-
-def compare(kept: str, views: tuple[Counter, Counter, str]) -> tuple[list[str], list[str]]:
-    """(invented, repeated) tokens of ``kept`` against a page's :func:`page_views`."""
-    every, most, letters = views
-    counts = Counter(tokens(kept))
-    invented = [t for t in counts if t not in every and t not in letters]
-    repeated = [t for t, n in counts.items() if t in every and n > most[t]]
-    return invented, repeated
+    return Views(markup).compare(kept)
 
 
 @dataclass
@@ -269,25 +311,20 @@ class Outcome:
 
 
 class Generated:
-    """One generated page, decoded once as a loader decodes it; its token views (the costly part
-    of the check on a multi-megabyte page) computed once, on the first kept text, for every
-    extractor."""
+    """One generated page, decoded once as a loader decodes it; its :class:`Views` (the costly
+    part of the check on a multi-megabyte page) shared by every extractor and read only as far as
+    their kept texts need."""
 
     def __init__(self, data: bytes, page_id: str = "fuzz") -> None:
         self.page = Page(id=page_id, html=decode_bytes(data, is_html=True), gold_text="")
-        self._views: tuple[Counter, Counter, str] | None = None
-
-    def views(self) -> tuple[Counter, Counter, str]:
-        if self._views is None:
-            self._views = page_views(self.page.html)
-        return self._views
+        self.views = Views(self.page.html)
 
 
 def check(extractor: object, generated: Generated) -> Outcome:
     """Run the page through the runner's per-page path; an exception out of that path propagates
     (it would end a run)."""
     result = evaluate_page(extractor, generated.page, LIMIT)  # type: ignore[arg-type]
-    invented, repeated = compare(result.text, generated.views()) if result.text else ([], [])
+    invented, repeated = generated.views.compare(result.text) if result.text else ([], [])
     return Outcome(str(result.row.get("error") or ""), invented, repeated)
 
 

@@ -49,6 +49,23 @@ def test_the_invented_text_check_by_hand():
     # an ordered list's numbers are shown (inscriptis writes them); a third is not on the page
     assert invented_tokens(" 1. alpha\n 2. beta", "<ol><li>alpha</li><li>beta</li></ol>") == ([], [])
     assert invented_tokens("3. alpha", "<ol><li>alpha</li><li>beta</li></ol>") == (["3"], [])
+    # text directly in a table is moved out in front of it by an HTML5 parser (resiliparse kept
+    # "&amp;Cac" from "<table>&amp;amp;<svg …" and a "Cac" much later); libxml2 leaves it in place
+    assert invented_tokens("abcd x", "<table>ab<tr><td>x</td></tr>cd</table>") == ([], [])
+    assert invented_tokens("abcd", "<div>ab<table><tr><td>x</td></tr></table>cd</div>") == (["abcd"], [])
+
+
+def test_the_views_are_read_cheapest_first_and_only_as_far_as_needed():
+    """What would fail: the HTML5 parser (pure Python, the costliest view) run on every page, or a
+    tier skipped when the earlier ones do not account for a token."""
+    from benchmarks.fuzz import TIERS, Views
+
+    page = "<table>ab<tr><td>x</td></tr>cd</table>"
+    views = Views(page)
+    assert views.compare("ab x") == ([], []) and views.read == 1  # the markup alone accounts for it
+    assert views.compare("abcd") == ([], []) and views.read == len(TIERS)  # only the HTML5 tree does
+    views = Views(page)
+    assert views.compare("zz") == (["zz"], []) and views.read == len(TIERS)
 
 
 @pytest.mark.parametrize(
