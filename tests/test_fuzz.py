@@ -53,6 +53,9 @@ def test_the_invented_text_check_by_hand():
     # "&amp;Cac" from "<table>&amp;amp;<svg …" and a "Cac" much later); libxml2 leaves it in place
     assert invented_tokens("abcd x", "<table>ab<tr><td>x</td></tr>cd</table>") == ([], [])
     assert invented_tokens("abcd", "<div>ab<table><tr><td>x</td></tr></table>cd</div>") == (["abcd"], [])
+    # ... and the HTML5 tree as a browser shows it: resiliparse drops the foster-parented svg's text
+    assert invented_tokens("ac", "<table>a<tr><td>x</td></tr><svg><font>b</font></svg>c</table>") == ([], [])
+    assert invented_tokens("ace", "<table>a<svg><font>b</font></svg><tr><td>x</td></tr>c</table>") == (["ace"], [])
 
 
 def test_the_views_are_read_cheapest_first_and_only_as_far_as_needed():
