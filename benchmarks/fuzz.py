@@ -242,24 +242,26 @@ def tree_views(markup: str) -> list[str]:
 
 def html5_tree_views(markup: str) -> list[str]:
     """The text of an HTML5 parser's tree (html5lib, the specification's reference parser), with
-    and without separators, and as a browser shows it. The HTML5 tree-building rules move text: text directly inside a
-    ``<table>`` is foster-parented out in front of it, next to text that stands far from it in the
-    markup (resiliparse, an HTML5 parser, kept ``&amp;Cac`` from ``<table>&amp;amp;<svg …`` and a
-    ``Cac`` much later). The costliest view (pure Python), read last."""
+    and without separators, and as a browser shows it (:func:`_shown_text`). The HTML5
+    tree-building rules move text: text directly inside a ``<table>`` is foster-parented out in
+    front of it, next to text that stands far from it in the markup (resiliparse, an HTML5 parser,
+    kept ``&amp;Cac`` from ``<table>&amp;amp;<svg …`` and a ``Cac`` much later). The costliest
+    view (pure Python), read last."""
     import html5lib
 
     try:
         root = html5lib.parse(markup, treebuilder="etree", namespaceHTMLElements=False)
     except Exception:  # noqa: BLE001 - a page html5lib cannot read adds no view; the others stand
         return []
-    return [" ".join(root.itertext()), "".join(root.itertext()), "".join(_shown_text(root))]
+    texts = list(root.itertext())
+    return [" ".join(texts), "".join(texts), "".join(_shown_text(root))]
 
 
 def _shown_text(root: Any) -> Iterable[str]:
     """The text of an html5lib (ElementTree) tree as a browser shows it: without the content of
     :data:`NOT_RENDERED` elements (foreign ones such as svg keep their namespace in the tag), their
-    tails kept. resiliparse kept ``&amp;Cac`` where the tree holds ``&amp;``, an ``<svg>`` whose
-    text it does not show, and ``Cac``. Iterative: a page nests thousands deep."""
+    tails kept (resiliparse joins ``&amp;`` and ``Cac`` across an svg whose text it does not
+    show). Iterative: a page nests thousands deep."""
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         element, closing = stack.pop()
