@@ -1,6 +1,6 @@
 """Peak memory (RSS) of every extractor on one 50 MB page, each in its own process.
 
-    python -m benchmarks.memory [--mb 50] [--extractors bte,crf] [--timeout 300] [--cap-gb 8]
+    python -m benchmarks.memory [--mb 50] [--extractors bte,crf] [--timeout 300] [--cap-gb 8] [--store DIR]
 
 The page (:func:`page`) is a generated news-site page of the size asked for (``max_html_chars``'s
 default is 50: the largest page a run extracts): a navigation bar, then article sections of
@@ -14,23 +14,49 @@ and after extracting and scoring it again (what a run needs), the seconds each t
 page's error if it became one. A
 process still running after ``--timeout`` seconds or over ``--cap-gb`` is killed; its peak is then
 the largest RSS sampled (every 0.2 s), a lower bound, marked ``>``.
+
+With ``--store DIR`` (``reports/results``) each extractor's row also goes into the results store,
+``table_memory.csv``, in place of that extractor's earlier row (with the commit and the extractor's
+code version it was measured at), and ``table_memory.md`` is written from it: the table that the
+docs quote. A run stopped part-way keeps the rows it finished.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import resource
 import subprocess
 import sys
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parents[1]
 #: The harness's sizes (``python -m benchmarks [--full]``).
 QUICK = ["--mb", "1.5", "--extractors", "bte,trafilatura", "--timeout", "120"]
 FULL: list[str] = []
+#: The store's memory table (``--store``).
+TABLE = "table_memory"
+#: Its columns: the figures of :func:`child`, then where and at what code they were measured.
+COLUMNS = (
+    "extractor",
+    "page_chars",
+    "before_mb",
+    "extract_peak_mb",
+    "extract_s",
+    "peak_mb",
+    "s",
+    "bound",
+    "error",
+    "threads",
+    "code_version",
+    "commit",
+    "measured",
+)
 
 
 def page(megabytes: float) -> str:
@@ -71,10 +97,12 @@ def child(name: str, path: str) -> None:
     from benchmarks.fuzz import fitted
     from boilerbench.datasets.page import Page
     from boilerbench.engine.extraction import extract_safely
+    from boilerbench.experiments.model_cache import extractor_version
     from boilerbench.experiments.scoring import evaluate_page
 
     logging.disable(logging.WARNING)
     extractor = fitted(name, QUICK_FIT.get(name, ()))
+    print(json.dumps({"code_version": extractor_version(extractor)}), flush=True)  # read even if killed
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     text = Path(path).read_text(encoding="utf-8")
     page = Page(id="big", html=text, gold_text="")
@@ -111,9 +139,73 @@ def measure(name: str, path: Path, timeout: float, cap_mb: float) -> dict:
             break
         time.sleep(0.2)
     out, err = job.communicate()
+    lines = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    version = lines[0] if lines else {}
     if why or job.returncode != 0:
-        return {"peak_mb": sampled, "bound": True, "error": why or f"exit {job.returncode}: {err.strip()[-200:]}"}
-    return {**json.loads(out.strip().splitlines()[-1]), "bound": False}
+        error = why or f"exit {job.returncode}: {err.strip()[-200:]}"
+        return {**version, "peak_mb": sampled, "bound": True, "error": error}
+    return {**version, **lines[-1], "bound": False}
+
+
+def commit() -> str:
+    """The project's git commit (``+`` when the working tree differs from it), or empty outside git."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=PROJECT, capture_output=True, text=True, check=False)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    head = git("rev-parse", "--short=12", "HEAD")
+    return head + ("+" if head and git("status", "--porcelain", "--untracked-files=no") else "")
+
+
+def table(rows: list[dict[str, str]]) -> str:
+    """The markdown table of the store's rows (MiB, seconds; ``>``: a lower bound, the process was
+    killed)."""
+
+    def number(row: dict[str, str], key: str, form: str) -> str:
+        return f"{float(row[key]):{form}}" if row.get(key) else "-"
+
+    lines = [
+        "### Peak memory (RSS, MiB) of each extractor on one generated page",
+        "",
+        "| extractor | page (M chars) | before the page | extraction peak | extraction s | with scoring peak "
+        "| with scoring s | threads | error | commit |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
+    for row in rows:
+        bound = ">" if row.get("bound") == "True" else ""
+        cells = [
+            row["extractor"],
+            f"{float(row['page_chars']) / 1e6:.1f}",
+            number(row, "before_mb", ",.0f"),
+            number(row, "extract_peak_mb", ",.0f"),
+            number(row, "extract_s", ",.1f"),
+            bound + number(row, "peak_mb", ",.0f"),
+            number(row, "s", ",.1f"),
+            row.get("threads", ""),
+            row.get("error", "").replace("|", "/")[:90],
+            row.get("commit", ""),
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def store_row(store: Path, row: dict) -> list[dict[str, str]]:
+    """Put ``row`` in ``store``'s ``table_memory.csv`` in place of its extractor's earlier row, and
+    write ``table_memory.md`` from the file; both atomically. The rows, by extractor."""
+    from boilerbench.atomic import atomic_write_text
+
+    path = store / f"{TABLE}.csv"
+    old = list(csv.DictReader(path.open(encoding="utf-8"))) if path.is_file() else []
+    new = {k: "" if row.get(k) is None else str(row[k]) for k in COLUMNS}
+    rows = sorted([r for r in old if r["extractor"] != new["extractor"]] + [new], key=lambda r: r["extractor"])
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    atomic_write_text(path, out.getvalue())
+    atomic_write_text(store / f"{TABLE}.md", table(rows))
+    return rows
 
 
 def main(argv: list[str]) -> int:
@@ -126,12 +218,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per extractor")
     parser.add_argument("--cap-gb", type=float, default=8.0, help="kill a process over this RSS")
     parser.add_argument("--page", type=Path, default=Path("/tmp/boilerbench-memory-page.html"))
+    parser.add_argument("--store", type=Path, help="also put each row in this results store (reports/results)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(PROJECT))
     from benchmarks.common import record
     from boilerbench.configs import extractor_names
 
-    text = page(args.mb)
+    text, head = page(args.mb), commit()
     args.page.write_text(text, encoding="utf-8")
     print(f"page: {len(text):,} characters ({args.page}); {os.cpu_count()} CPUs")
     header = ("RSS before MiB", "extraction peak", "extraction s", "with scoring peak", "with scoring s")
@@ -148,6 +241,20 @@ def main(argv: list[str]) -> int:
             record(f"{name}_page_mb", r["peak_mb"] - r["before_mb"])
         row = " ".join(f"{c:>{len(h)}}" for c, h in zip(cells, header, strict=True))
         print(f"{name:<16} {row}  {r['error'][:90]}", flush=True)
+        if args.store is not None:
+            measured = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+            threads = os.environ.get("OMP_NUM_THREADS", "")
+            store_row(
+                args.store,
+                {
+                    **r,
+                    "extractor": name,
+                    "page_chars": len(text),
+                    "threads": threads,
+                    "commit": head,
+                    "measured": measured,
+                },
+            )
     return 0
 
 

@@ -83,3 +83,22 @@ def test_the_bootstrap_benchmark_reports_its_figures(tmp_path):
     assert harness.main(["--only", "bootstrap_speed", "-o", str(out)]) == 0
     figures = json.loads(out.read_text())["benchmarks"]["bootstrap_speed"]["figures"]
     assert sorted(figures) == ["intervals_s", "paired_comparison_s"] and all(v > 0 for v in figures.values())
+
+
+def test_the_memory_table_in_the_store_keeps_one_row_per_extractor_and_marks_lower_bounds(tmp_path):
+    from benchmarks import memory
+
+    where = {"page_chars": 50_001_491, "threads": "1", "commit": "abc", "measured": "2026-11-27"}
+    first = {"before_mb": 189.4, "extract_peak_mb": 860.2, "extract_s": 12.94, "peak_mb": 1608.0, "s": 41.0}
+    memory.store_row(tmp_path, {**first, **where, "bound": False, "error": "", "extractor": "bte"})
+    killed = {"peak_mb": 8269.3, "bound": True, "error": "over the cap", "code_version": "0123"}
+    memory.store_row(tmp_path, {**killed, **where, "extractor": "lm_embedding"})
+    rows = memory.store_row(tmp_path, {**first, **where, "bound": False, "error": "", "extractor": "all_text"})
+    assert [r["extractor"] for r in rows] == ["all_text", "bte", "lm_embedding"]
+    again = memory.store_row(tmp_path, {**where, "peak_mb": 900.0, "bound": False, "error": "", "extractor": "bte"})
+    assert [r["peak_mb"] for r in again] == ["1608.0", "900.0", "8269.3"]  # bte's row replaced, not added
+    lines = (tmp_path / "table_memory.md").read_text().splitlines()
+    assert lines[4] == "| all_text | 50.0 | 189 | 860 | 12.9 | 1,608 | 41.0 | 1 |  | abc |"
+    assert lines[5] == "| bte | 50.0 | - | - | - | 900 | - | 1 |  | abc |"
+    assert lines[6] == "| lm_embedding | 50.0 | - | - | - | >8,269 | - | 1 | over the cap | abc |"
+    assert (tmp_path / "table_memory.csv").read_text().splitlines()[3].endswith(",0123,abc,2026-11-27")
