@@ -152,13 +152,15 @@ class SentenceEncoder:
         disk cache when one is active, else in the memory cache, so only the first pages whose
         texts fit in ``memory_texts`` (the rest are embedded page by page when extracted)."""
         missing = [texts for texts in pages if not is_cached_array("lm_embedding", *self._page_entry(texts))]
-        if cache_dir() is None:
+        on_disk = cache_dir() is not None
+        if not on_disk:
             fits = np.cumsum([len(texts) for texts in missing]) <= self.memory_texts
             missing = missing[: int(fits.sum())]
         for start in range(0, len(missing), chunk):
             part = missing[start : start + chunk]
-            vectors = self.encode([t for texts in part for t in texts])
-            ends = np.cumsum([len(texts) for texts in part])
-            for texts, end in zip(part, ends, strict=True):
-                page = vectors[end - len(texts) : end]
-                cached_array("lm_embedding", *self._page_entry(texts), page.copy)
+            vectors = self.encode([t for texts in part for t in texts])  # also fills the memory cache
+            if on_disk:
+                ends = np.cumsum([len(texts) for texts in part])
+                for texts, end in zip(part, ends, strict=True):
+                    page = vectors[end - len(texts) : end]
+                    cached_array("lm_embedding", *self._page_entry(texts), page.copy)

@@ -187,6 +187,8 @@ class LMEmbedding(BaseExtractor):
         :meth:`rows`, never all of them at once)."""
         require_fitted(self, "coef_")
         texts, paths = page.blocks.texts, page.blocks.paths
+        if not texts:  # nothing to embed: the model is not loaded and no cache entry is written
+            return Extraction.from_labels(page, np.zeros(0, np.int8))
         vectors, counts = self.embed(texts), tag_counts(paths, self.tags_)
         probability = np.zeros(len(texts))
         for start in range(0, len(texts), ROW_CHUNK):
