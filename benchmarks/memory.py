@@ -5,13 +5,15 @@
 The page (:func:`page`) is a generated news-site page of the size asked for (``max_html_chars``'s
 default is 50: the largest page a run extracts): a navigation bar, then article sections of
 headings, paragraphs, link lists and tables, repeated. Each extractor runs in a fresh process
-(fitted first on the tiny hand-made set of :mod:`benchmarks.fuzz` when it learns) and extracts and
-scores the page through the runner's per-page path
-(:func:`boilerbench.experiments.scoring.evaluate_page`: parsing, blocks, extraction, alignment,
-metrics). Reported: the process's RSS before the page is read (imports and fit), its peak (the
-kernel's ``ru_maxrss``; MiB) after extracting the page alone (what ``boilerbench extract`` needs)
-and after extracting and scoring it again (what a run needs), the seconds each took, and the
-page's error if it became one. A
+(fitted first on the tiny hand-made set of :mod:`benchmarks.fuzz` when it learns) extracts the
+page as ``boilerbench extract`` does (:func:`boilerbench.api.extract_document`: a page over
+``PIECE_ABOVE`` characters piece by piece, :mod:`boilerbench.engine.pieces`), then extracts and
+scores it through the runner's per-page path
+(:func:`boilerbench.experiments.scoring.evaluate_page`: the whole page parsed, blocks, extraction,
+alignment, metrics). Reported: the process's RSS before the page is read (imports and fit), its
+peak (the kernel's ``ru_maxrss``; MiB) after extracting the page (what ``boilerbench extract``
+needs) and after extracting and scoring it again (what a run needs), the seconds each took, and
+the page's error if it became one (the run's, else the extraction's). A
 process still running after ``--timeout`` seconds or over ``--cap-gb`` is killed; its peak is then
 the largest RSS sampled (every 0.2 s), a lower bound, marked ``>``.
 
@@ -95,8 +97,9 @@ def child(name: str, path: str) -> None:
 
     from benchmarks.common import timed
     from benchmarks.fuzz import fitted
+    from boilerbench.api import extract_document
     from boilerbench.datasets.page import Page
-    from boilerbench.engine.extraction import extract_safely
+    from boilerbench.engine.extraction import run_safely
     from boilerbench.experiments.model_cache import extractor_version
     from boilerbench.experiments.scoring import evaluate_page
 
@@ -106,14 +109,14 @@ def child(name: str, path: str) -> None:
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     text = Path(path).read_text(encoding="utf-8")
     page = Page(id="big", html=text, gold_text="")
-    (extracted, error), extract_s = timed(lambda: extract_safely(extractor, page, len(text) + 1))
+    (extracted, extract_error), extract_s = timed(lambda: run_safely(lambda: extract_document(extractor, page)))
     extract_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    del extracted, error
+    del extracted
     page = Page(id="big", html=text, gold_text="")  # nothing the extraction derived is kept
     result, seconds = timed(lambda: evaluate_page(extractor, page, len(text) + 1))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     figures = {"before_mb": before, "extract_peak_mb": extract_peak, "extract_s": extract_s, "peak_mb": peak}
-    print(json.dumps({**figures, "s": seconds, "error": result.row.get("error") or ""}))
+    print(json.dumps({**figures, "s": seconds, "error": result.row.get("error") or extract_error}))
 
 
 def measure(name: str, path: Path, timeout: float, cap_mb: float) -> dict:

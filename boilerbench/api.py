@@ -33,6 +33,7 @@ from typing import Any, Literal
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.encoding import decode_bytes
 from boilerbench.datasets.page import Page
+from boilerbench.engine.pieces import PIECE_ABOVE, PIECE_CHARS, piece_pages
 from boilerbench.errors import BoilerbenchError, check_choice
 from boilerbench.extractors.base import members, tags
 from boilerbench.tokenizer import detect_tokenizer
@@ -169,10 +170,10 @@ def as_text(html: str | bytes, charset: str | None = None) -> str:
 
 def _size_warning(extractor: Any, page: Page, text: str) -> str | None:
     """Members of an ensemble that refuse ``page`` as too large: an error when the result is empty."""
-    refusing = [m.name for m in members(extractor) if len(page.html) > (tags(m.extractor).max_html_chars or math.inf)]
+    refusing = [m.name for m in members(extractor) if page.html_chars > (tags(m.extractor).max_html_chars or math.inf)]
     if not refusing:
         return None
-    return f"{len(page.html):,} characters is over the size limit of members {', '.join(refusing)}" + (
+    return f"{page.html_chars:,} characters is over the size limit of members {', '.join(refusing)}" + (
         "" if text else "; no member could vote, so nothing was extracted"
     )
 
@@ -185,9 +186,32 @@ def extract_document(
     extractor: Any, page: Page, *, markdown: bool = False, metadata: bool = False, name: str = ""
 ) -> Document:
     """Extract ``page`` with ``extractor``: its text, and its markdown and metadata when asked.
+    A page over :data:`~boilerbench.engine.pieces.PIECE_ABOVE` characters is extracted piece by
+    piece (:mod:`boilerbench.engine.pieces`): the pieces' texts and markdown joined in page order,
+    the first piece's metadata, and a warning that says so.
 
     Raises what the extractor raises, and :class:`PageTooLargeForMembersError` when an
-    ensemble's members all refused the page for its size (an empty text would be silent loss)."""
+    ensemble's members all refused the page (or a piece) for its size (an empty text would be
+    silent loss)."""
+    if len(page.html) <= PIECE_ABOVE:
+        return _whole_document(extractor, page, markdown=markdown, metadata=metadata, name=name)
+    parts = [
+        _whole_document(extractor, piece, markdown=markdown, metadata=metadata and k == 0, name=name)
+        for k, piece in enumerate(piece_pages(page, PIECE_ABOVE, PIECE_CHARS))
+    ]
+    document = Document("\n".join(part.text for part in parts if part.text), metadata=parts[0].metadata)
+    if markdown:
+        document.markdown = "\n\n".join(part.markdown for part in parts if part.markdown)
+    document.warnings = list(dict.fromkeys(warning for part in parts for warning in part.warnings))
+    document.warnings.append(
+        f"{len(page.html):,} characters of HTML: extracted in {len(parts)} pieces of at most about "
+        f"{PIECE_CHARS:,}, each without the rest of the page"
+    )
+    return document
+
+
+def _whole_document(extractor: Any, page: Page, *, markdown: bool, metadata: bool, name: str) -> Document:
+    """:func:`extract_document` of a page extracted whole."""
     extraction = extractor.extract(page)
     text = extraction.text or ""
     document = Document(text)

@@ -22,9 +22,9 @@ _PARSER = etree.HTMLParser(
 
 #: Nesting kept when a page is too deep for libxml2 (which stops at 2,048 levels).
 MAX_DEPTH = 2_000
-_TAG = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^>]*>")
+TAG = re.compile(r"<(/?)([A-Za-z][^\s/>]*)[^>]*>")
 #: Elements that never take content, so never deepen the tree.
-_VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
+VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta param source track wbr".split())
 
 
 def flatten_deep_tags(html: str, max_depth: int = MAX_DEPTH) -> str:
@@ -37,7 +37,7 @@ def flatten_deep_tags(html: str, max_depth: int = MAX_DEPTH) -> str:
     def keep(match: re.Match) -> str:
         nonlocal depth
         closing, name = match.group(1), match.group(2).lower()
-        if name in _VOID or match.group(0).endswith("/>"):
+        if name in VOID_ELEMENTS or match.group(0).endswith("/>"):
             return match.group(0) if depth < max_depth else " "
         if closing:
             depth = max(depth - 1, 0)
@@ -45,7 +45,7 @@ def flatten_deep_tags(html: str, max_depth: int = MAX_DEPTH) -> str:
         depth += 1
         return match.group(0) if depth <= max_depth else " "
 
-    return _TAG.sub(keep, html)
+    return TAG.sub(keep, html)
 
 
 def parse_html(html: str) -> etree._Element | None:
