@@ -17,6 +17,11 @@ the page's error if it became one (the run's, else the extraction's). A
 process still running after ``--timeout`` seconds or over ``--cap-gb`` is killed; its peak is then
 the largest RSS sampled (every 0.2 s), a lower bound, marked ``>``.
 
+With ``--extract INPUT...`` it measures ``boilerbench extract`` itself instead, over those inputs
+(files, folders; ``page`` adds the generated page), with the shipped model (``model``) or each
+of ``--extractors`` that needs no training, ``-j`` workers: the peak RSS of its largest process
+(a worker, or the main process with ``-j 1``), its seconds and its last line (the row counts).
+
 With ``--store DIR`` (``reports/results``) each extractor's row also goes into the results store,
 ``table_memory.csv``, in place of that extractor's earlier row (with the commit and the extractor's
 code version it was measured at), and ``table_memory.md`` is written from it: the table that the
@@ -211,9 +216,37 @@ def store_row(store: Path, row: dict) -> list[dict[str, str]]:
     return rows
 
 
+def extract_child(command: list[str]) -> None:
+    """In the measuring process: run ``command`` (``boilerbench extract ...``); print one JSON line."""
+    start = time.monotonic()
+    done = subprocess.run(command, cwd=PROJECT, capture_output=True, text=True, check=False)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # its largest process
+    last = (done.stderr.strip().splitlines() or [""])[-1]
+    print(json.dumps({"peak_mb": peak, "s": time.monotonic() - start, "rc": done.returncode, "last": last}))
+
+
+def measure_extract(inputs: list[str], name: str, jobs: int) -> dict:
+    """``boilerbench extract`` over ``inputs`` with ``name`` (``model``: the shipped model), in a
+    fresh process that reports its child's peak (:func:`extract_child`)."""
+    chosen = [] if name == "model" else ["--extractor", name]
+    command = [sys.executable, "-m", "boilerbench", "extract", "--quiet", "--format", "jsonl", "-o", os.devnull]
+    command += ["-j", str(jobs), *chosen, *inputs]
+    done = subprocess.run(
+        [sys.executable, __file__, "--extract-child", json.dumps(command)],
+        cwd=PROJECT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
         child(argv[1], argv[2])
+        return 0
+    if argv[:1] == ["--extract-child"]:
+        extract_child(json.loads(argv[1]))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=50.0, help="page size in millions of characters")
@@ -222,6 +255,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cap-gb", type=float, default=8.0, help="kill a process over this RSS")
     parser.add_argument("--page", type=Path, default=Path("/tmp/boilerbench-memory-page.html"))
     parser.add_argument("--store", type=Path, help="also put each row in this results store (reports/results)")
+    parser.add_argument("--extract", nargs="+", metavar="INPUT", help="measure boilerbench extract over these")
+    parser.add_argument("-j", "--jobs", type=int, default=1, help="boilerbench extract's workers (--extract)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(PROJECT))
     from benchmarks.common import record
@@ -230,6 +265,15 @@ def main(argv: list[str]) -> int:
     text, head = page(args.mb), commit()
     args.page.write_text(text, encoding="utf-8")
     print(f"page: {len(text):,} characters ({args.page}); {os.cpu_count()} CPUs")
+    if args.extract:
+        inputs = [str(args.page) if i == "page" else i for i in args.extract]
+        print(f"boilerbench extract -j {args.jobs} over {' '.join(inputs)}")
+        for name in args.extractors.split(",") if args.extractors else ["model"]:
+            r = measure_extract(inputs, name, args.jobs)
+            figures = f"{r['peak_mb']:,.0f} MiB, {r['s']:,.1f} s, exit {r['rc']}"
+            print(f"{name:<16} peak of its largest process {figures}: {r['last']}")
+            record(f"{name}_extract_inputs_peak_mb", r["peak_mb"])
+        return 0
     header = ("RSS before MiB", "extraction peak", "extraction s", "with scoring peak", "with scoring s")
     print(f"{'extractor':<16} " + " ".join(header) + "  error")
     for name in args.extractors.split(",") if args.extractors else extractor_names():
