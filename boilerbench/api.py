@@ -168,14 +168,12 @@ def as_text(html: str | bytes, charset: str | None = None) -> str:
     return decode_bytes(html, (charset,) if charset else ()) if isinstance(html, bytes) else html
 
 
-def _size_warning(extractor: Any, page: Page, text: str) -> str | None:
-    """Members of an ensemble that refuse ``page`` as too large: an error when the result is empty."""
-    refusing = [m.name for m in members(extractor) if page.html_chars > (tags(m.extractor).max_html_chars or math.inf)]
+def _size_warning(extractor: Any, page: Page) -> str | None:
+    """Members of an ensemble that refuse ``page`` as too large, if any."""
+    refusing = [m.name for m in members(extractor) if len(page.html) > (tags(m.extractor).max_html_chars or math.inf)]
     if not refusing:
         return None
-    return f"{page.html_chars:,} characters is over the size limit of members {', '.join(refusing)}" + (
-        "" if text else "; no member could vote, so nothing was extracted"
-    )
+    return f"{len(page.html):,} characters is over the size limit of members {', '.join(refusing)}"
 
 
 class PageTooLargeForMembersError(BoilerbenchError):
@@ -194,32 +192,42 @@ def extract_document(
     ensemble's members all refused the page (or a piece) for its size (an empty text would be
     silent loss)."""
     if len(page.html) <= PIECE_ABOVE:
-        return _whole_document(extractor, page, markdown=markdown, metadata=metadata, name=name)
-    parts = [
-        _whole_document(extractor, piece, markdown=markdown, metadata=metadata and k == 0, name=name)
-        for k, piece in enumerate(piece_pages(page, PIECE_ABOVE, PIECE_CHARS))
-    ]
+        document, refused = _whole_document(extractor, page, markdown=markdown, metadata=metadata, name=name)
+        parts, pieces = [document], 1
+    else:
+        parts, refused = [], None
+        for k, piece in enumerate(piece_pages(page, PIECE_ABOVE, PIECE_CHARS)):
+            part, refused_here = _whole_document(
+                extractor, piece, markdown=markdown, metadata=metadata and k == 0, name=name
+            )
+            parts.append(part)
+            refused = refused or refused_here
+        pieces = len(parts)
     document = Document("\n".join(part.text for part in parts if part.text), metadata=parts[0].metadata)
+    if refused and not document.text.strip():
+        raise PageTooLargeForMembersError(refused + "; no member could vote, so nothing was extracted")
     if markdown:
         document.markdown = "\n\n".join(part.markdown for part in parts if part.markdown)
     document.warnings = list(dict.fromkeys(warning for part in parts for warning in part.warnings))
-    document.warnings.append(
-        f"{len(page.html):,} characters of HTML: extracted in {len(parts)} pieces of at most about "
-        f"{PIECE_CHARS:,}, each without the rest of the page"
-    )
+    if pieces > 1:
+        document.warnings.append(
+            f"{len(page.html):,} characters of HTML: extracted in {pieces} pieces of at most about "
+            f"{PIECE_CHARS:,}, each without the rest of the page"
+        )
     return document
 
 
-def _whole_document(extractor: Any, page: Page, *, markdown: bool, metadata: bool, name: str) -> Document:
-    """:func:`extract_document` of a page extracted whole."""
+def _whole_document(
+    extractor: Any, page: Page, *, markdown: bool, metadata: bool, name: str
+) -> tuple[Document, str | None]:
+    """:func:`extract_document` of a page extracted whole, and what its members' size limits
+    refused (:func:`_size_warning`), if anything."""
     extraction = extractor.extract(page)
     text = extraction.text or ""
     document = Document(text)
-    too_large = _size_warning(extractor, page, text)
-    if too_large and not text.strip():
-        raise PageTooLargeForMembersError(too_large)
-    if too_large:
-        document.warnings.append(too_large)
+    refused = _size_warning(extractor, page)
+    if refused and text.strip():
+        document.warnings.append(refused)
     if not text.strip() and len(page.blocks):
         script = SEGMENTED_SCRIPTS.get(detect_tokenizer("\n".join(page.blocks.texts)))
         if script:
@@ -237,7 +245,7 @@ def _whole_document(extractor: Any, page: Page, *, markdown: bool, metadata: boo
 
         page_type = extraction.info.get("predicted_page_type") if extraction.info else None
         document.metadata = extract_metadata(page.blocks.root, page.html, page.url, text, page_type)
-    return document
+    return document, refused
 
 
 def extract(

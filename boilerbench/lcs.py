@@ -19,6 +19,7 @@ pick another of several equally long ones).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 import numpy as np
@@ -85,19 +86,90 @@ def _matching(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
     return match
 
 
-def lcs_alignment(a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+def lcs_alignment(a: Sequence[str], b: Sequence[str], split_above: int | None = None) -> np.ndarray:
     """For each token of ``a``, the index of the ``b`` token it is matched to in an optimal LCS
-    alignment, or -1."""
+    alignment, or -1.
+
+    With ``split_above`` (cells), the memory the alignment may take is bounded by that many bits:
+    streams over it are reduced first, and a reduced middle still over it is split at anchors
+    (:func:`_anchored`), each part aligned on its own: a common subsequence, no longer guaranteed
+    the longest (a stack's member votes use it, the metrics never do)."""
     n, m = len(a), len(b)
     if n == 0 or m == 0:
         return np.full(n, -1, dtype=np.int64)
-    if n * m <= REDUCE_ABOVE_CELLS:
+    if n * m <= (REDUCE_ABOVE_CELLS if split_above is None else min(split_above, REDUCE_ABOVE_CELLS)):
         return _matching(a, b)
     ends_a, ends_b, mid_a, mid_b = _reduce(a, b)
     match = np.full(n, -1, dtype=np.int64)
     match[ends_a] = ends_b
     if len(mid_a) and len(mid_b):
-        middle = _matching([a[i] for i in mid_a], [b[j] for j in mid_b])
+        x, y = [a[i] for i in mid_a], [b[j] for j in mid_b]
+        fits = split_above is None or len(x) * len(y) <= split_above
+        middle = _matching(x, y) if fits else _anchored(x, y, split_above or 0)
         hit = middle >= 0
         match[mid_a[hit]] = mid_b[middle[hit]]
+    return match
+
+
+def _paired(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The positions in ``a`` and in ``b`` of the tokens that occur once on each side, by position in ``a``."""
+    size = int(max(a.max(), b.max())) + 1
+    once = (np.bincount(a, minlength=size) == 1) & (np.bincount(b, minlength=size) == 1)
+    pa, pb = np.flatnonzero(once[a]), np.flatnonzero(once[b])
+    where_in_b = np.empty(size, dtype=np.int64)
+    where_in_b[b[pb]] = pb
+    return pa, where_in_b[a[pa]]
+
+
+def _anchors(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Patience diff's anchors of two id streams (positions in ``a``, in ``b``): the tokens that
+    occur once on each side, those of them in the longest run that is in the same order on both
+    sides."""
+    pa, pb = _paired(a, b)
+    tails: list[int] = []  # the longest increasing run of pb (patience sorting)
+    tail_at: list[int] = []
+    back = np.full(len(pb), -1, dtype=np.int64)
+    for k, value in enumerate(pb.tolist()):
+        at = bisect_left(tails, value)
+        back[k] = tail_at[at - 1] if at else -1
+        if at == len(tails):
+            tails.append(value)
+            tail_at.append(k)
+        else:
+            tails[at], tail_at[at] = value, k
+    chosen, k = [], tail_at[-1] if tail_at else -1
+    while k >= 0:
+        chosen.append(k)
+        k = int(back[k])
+    keep = np.array(chosen[::-1], dtype=np.int64)
+    return pa[keep], pb[keep]
+
+
+def _anchored(a: Sequence[str], b: Sequence[str], max_cells: int) -> np.ndarray:
+    """A common-subsequence alignment of ``a`` and ``b`` whose every exact part fits ``max_cells``:
+    the streams are cut at their anchors (:func:`_anchors`, matched to each other), and each
+    span between two anchors is aligned exactly if it fits, else cut at its own anchors; a span
+    over ``max_cells`` without any is :class:`AlignmentTooLargeError`."""
+    codes, _ = pd.factorize(np.array([*a, *b], dtype=object))
+    a_ids, b_ids = codes[: len(a)], codes[len(a) :]
+    match = np.full(len(a), -1, dtype=np.int64)
+    spans = [(0, len(a), 0, len(b))]
+    while spans:
+        i0, i1, j0, j1 = spans.pop()
+        if i1 <= i0 or j1 <= j0:
+            continue
+        if (i1 - i0) * (j1 - j0) <= max_cells:
+            part = _matching(a_ids[i0:i1].tolist(), b_ids[j0:j1].tolist())
+            hit = part >= 0
+            match[i0 + np.flatnonzero(hit)] = j0 + part[hit]
+            continue
+        pa, pb = _anchors(a_ids[i0:i1], b_ids[j0:j1])
+        if len(pa) == 0:
+            _check(i1 - i0, j1 - j0, max_cells, "align")
+        match[i0 + pa] = j0 + pb
+        cuts_a = [i0, *(i0 + pa + 1).tolist()]
+        ends_a = [*(i0 + pa).tolist(), i1]
+        cuts_b = [j0, *(j0 + pb + 1).tolist()]
+        ends_b = [*(j0 + pb).tolist(), j1]
+        spans.extend(zip(cuts_a, ends_a, cuts_b, ends_b, strict=True))
     return match

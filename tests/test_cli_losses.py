@@ -239,18 +239,17 @@ def test_page_over_the_size_limit_is_an_error_and_set_lifts_it(one, capsys):
     assert status == 0 and out == f"Page 1 says: {ARTICLE}\n"
 
 
-def test_majority_vote_on_a_page_too_large_for_every_member(tmp_path, capsys):
+def test_majority_vote_on_a_page_too_large_for_every_member_extracts_it_in_pieces(tmp_path, capsys):
     huge = tmp_path / "huge.html"
     huge.write_text("<html><body>" + f"<p>{ARTICLE}</p>" * 25_000 + "</body></html>")
     status, out, err = run(["--extractor", "majority_vote", "--format", "jsonl", str(huge)], capsys)
     row = json.loads(out)
-    assert status == 1 and row["status"] == "failed"
-    assert row["error"].startswith("PageTooLargeForMembersError: 2,")
-    assert row["error"].endswith(
-        "characters is over the size limit of members trafilatura, readability, justext, boilerpipe, resiliparse; "
-        "no member could vote, so nothing was extracted"
-    )
-    assert err.splitlines()[-1] == "1 pages: 0 extracted, 0 empty, 1 failed, 0 skipped"
+    assert status == 0 and row["status"] == "extracted" and row["text"].count(ARTICLE) > 24_900
+    assert row["warnings"] == [
+        "2,500,026 characters of HTML: extracted in 3 pieces of at most about 1,000,000, "
+        "each without the rest of the page"
+    ]
+    assert err.splitlines()[-1] == "1 pages: 1 extracted, 0 empty, 0 failed, 0 skipped"
 
 
 def test_cjk_page_with_no_text_warns_in_the_row(tmp_path, capsys):

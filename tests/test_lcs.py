@@ -76,3 +76,60 @@ def test_what_remains_too_large_is_a_clear_error(monkeypatch):
         lcs_length(a, b)
     with pytest.raises(AlignmentTooLargeError, match="cannot align"):
         lcs_alignment(a, b)
+
+
+def common_subsequence(a: list[str], b: list[str], match: np.ndarray) -> int:
+    """The number of matched tokens, after checking that ``match`` is a common subsequence."""
+    hits = np.flatnonzero(match >= 0)
+    assert np.all(np.diff(match[hits]) > 0) and all(a[i] == b[j] for i, j in zip(hits, match[hits], strict=True))
+    return len(hits)
+
+
+def test_a_split_alignment_stays_within_its_cells_and_finds_the_lcs_through_unique_anchors(monkeypatch):
+    """A text (words that repeat, and every tenth one a word of its own) against the same text
+    with a quarter of its words dropped: the anchors are the unique words, every exact part fits
+    the bound, and the common subsequence found is the longest."""
+    rng = np.random.default_rng(3)
+    a = [f"u{k}" if k % 10 == 0 else f"w{rng.integers(0, 20)}" for k in range(2_000)]
+    b = [t for t in a if rng.random() > 0.25]
+    sizes: list[int] = []
+    matching = lcs._matching
+    monkeypatch.setattr(lcs, "_matching", lambda x, y: sizes.append(len(x) * len(y)) or matching(x, y))
+    match = lcs_alignment(a, b, split_above=5_000)
+    assert sizes and max(sizes) <= 5_000
+    assert common_subsequence(a, b, match) == len(b) == lcs_length(a, b)
+    sizes.clear()
+    assert common_subsequence(a, b, lcs_alignment(a, b)) == len(b) and max(sizes) > 5_000  # unbounded: whole
+
+
+def test_a_split_alignment_without_anchors_over_its_bound_is_refused():
+    a, b = ["x", "y"] * 100, ["y", "x"] * 100  # no token occurs once
+    with pytest.raises(AlignmentTooLargeError, match="200 x 200 tokens"):
+        lcs_alignment(a, b, split_above=1_000)
+    assert common_subsequence(a, b, lcs_alignment(a, b, split_above=40_000)) == 199  # within the bound: exact
+
+
+def test_patience_anchors_keep_the_longest_run_in_the_same_order():
+    a = np.array([0, 1, 2, 3, 4, 5, 9, 9])
+    b = np.array([9, 3, 0, 1, 5, 2, 9, 4])  # 0 1 2 4 in order on both sides (3 and 5 are out of it)
+    pa, pb = lcs._anchors(a, b)
+    assert pa.tolist() == [0, 1, 2, 4] and pb.tolist() == [2, 3, 5, 7]
+
+
+def test_a_members_vote_is_aligned_within_the_vote_bound(monkeypatch):
+    """A text-only member's vote is aligned with ``split_above``: over the bound and without an
+    anchor, the member fails on the page (no vote) instead of taking the memory."""
+    from boilerbench.datasets.page import Page
+    from boilerbench.extractors.all_text import AllText
+    from boilerbench.extractors.base import Extraction
+    from boilerbench.extractors.members import FAILED, Member
+
+    class TextOnly(AllText):
+        def extract(self, page):
+            return Extraction(" ".join(["y x"] * 100))  # no labels: the vote is aligned
+
+    page = Page("p", "<p>" + " ".join(["x y"] * 50) + "</p><p>" + " ".join(["y x"] * 50) + "</p>", "")
+    member = Member("text", {"_target_": "TextOnly"}, TextOnly(), "v")
+    assert member.labels(page).tolist() == [1, 1]  # 199 of the 200 tokens match, within the bound
+    monkeypatch.setattr("boilerbench.extractors.members.VOTE_ALIGNMENT_CELLS", 100)
+    assert Member("text", {"_target_": "TextOnly"}, TextOnly(), "v2").labels(page).tolist() == [FAILED, FAILED]

@@ -88,15 +88,14 @@ def test_text_without_tags_is_cut_at_whitespace() -> None:
     assert " ".join(texts).split() == ["Ferries", *words.split()]  # no word split in two, lost or repeated
 
 
-def test_piece_pages_carry_the_page_and_its_size() -> None:
+def test_piece_pages_carry_the_page() -> None:
     page = Page("p", page_html(sections(80)), "gold", url="https://x.org/a", meta={"language": "el"}, source="wcxb")
     assert list(piece_pages(page, above=len(page.html))) == [page]
     pieces = list(piece_pages(page, above=1_000, piece_chars=1_000))
-    assert len(pieces) > 4 and page.meta == {"language": "el"}  # the page's own meta is untouched
+    assert len(pieces) > 4
     for k, piece in enumerate(pieces):
         assert piece.id == f"p#piece{k}" and piece.url == page.url and piece.source == "wcxb"
-        assert piece.gold_text == "gold" and piece.meta["language"] == "el"
-        assert piece.html_chars == len(page.html) > len(piece.html)
+        assert piece.gold_text == "gold" and piece.meta == {"language": "el"} and len(piece.html) < len(page.html)
 
 
 class Recording:
@@ -125,12 +124,17 @@ def test_a_piece_that_raises_fails_the_page(monkeypatch: pytest.MonkeyPatch) -> 
         extract_document(FailsOnSecond(), Page("p", page_html(sections(80)), ""))
 
 
-def test_a_reference_refuses_a_piece_of_a_page_over_its_limit() -> None:
+def test_a_reference_extracts_the_pieces_of_a_page_over_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import boilerbench.api as api
+
     page = Page("p", page_html(sections(80)), "")
-    piece = next(piece_pages(page, above=1_000, piece_chars=1_000))
-    with pytest.raises(PageTooLargeError, match=f"{len(page.html):,} characters"):
-        Trafilatura(max_html_chars=len(page.html) - 1).extract(piece)
-    assert Trafilatura(max_html_chars=len(page.html)).extract(piece).text  # at the limit: let in
+    reference = Trafilatura(max_html_chars=1_200)  # a piece: at most 1,000 and its re-opened tags
+    with pytest.raises(PageTooLargeError):
+        extract_document(reference, page)
+    monkeypatch.setattr(api, "PIECE_ABOVE", 1_000)
+    monkeypatch.setattr(api, "PIECE_CHARS", 1_000)
+    text = extract_document(reference, page).text
+    assert "w0x0" in text and "w79x7" in text
 
 
 def test_the_api_extracts_a_huge_page_in_pieces_with_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,20 +21,23 @@ from boilerbench.lcs import lcs_alignment
 from boilerbench.tokenizer import normalise_tokens
 
 
-def matched_tokens(source: Sequence[str], target: Sequence[str]) -> np.ndarray:
-    """Boolean mask over ``source``: True where the token is part of an optimal LCS with ``target``."""
-    return lcs_alignment(source, target) >= 0
+def matched_tokens(source: Sequence[str], target: Sequence[str], split_above: int | None = None) -> np.ndarray:
+    """Boolean mask over ``source``: True where the token is part of an optimal LCS with ``target``
+    (a common subsequence within ``split_above`` bits when given: :func:`~boilerbench.lcs.lcs_alignment`)."""
+    return lcs_alignment(source, target, split_above) >= 0
 
 
-def align_labels(blocks: Blocks, text: str, threshold: float = 2 / 3) -> np.ndarray:
-    """Labels (int8, 1 = content) over ``blocks`` for the content described by ``text``."""
+def align_labels(blocks: Blocks, text: str, threshold: float = 2 / 3, split_above: int | None = None) -> np.ndarray:
+    """Labels (int8, 1 = content) over ``blocks`` for the content described by ``text``; with
+    ``split_above``, the alignment's memory bounded (:func:`~boilerbench.lcs.lcs_alignment`)."""
     n = len(blocks)
     labels = np.zeros(n, dtype=np.int8)
     if n == 0:
         return labels
     per_block = blocks.tokens
     counts = np.fromiter(map(len, per_block), dtype=np.int64, count=n)
-    mask = matched_tokens(list(chain.from_iterable(per_block)), normalise_tokens(text, blocks.tokenizer))
+    tokens = list(chain.from_iterable(per_block))
+    mask = matched_tokens(tokens, normalise_tokens(text, blocks.tokenizer), split_above)
     matched_before = np.concatenate(([0], np.cumsum(mask)))
     ends = np.cumsum(counts)
     hits = matched_before[ends] - matched_before[ends - counts]

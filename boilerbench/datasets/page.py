@@ -65,13 +65,6 @@ class Page:
         time a page's language is identified from its HTML alone."""
         return page_language(self)
 
-    @property
-    def html_chars(self) -> int:
-        """Characters of HTML of the page this is, or is a piece of (``meta["page_html_chars"]``,
-        set by :mod:`boilerbench.engine.pieces`): what an extractor's size limit reads, so that
-        cutting a huge page into pieces does not let in what its limit keeps out."""
-        return int(self.meta.get("page_html_chars", len(self.html)))
-
     @cached_property
     def blocks(self) -> Blocks:
         """The canonical segmentation (parsed once, shared by the runner and the extractor)."""

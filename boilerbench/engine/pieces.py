@@ -19,12 +19,13 @@ id=main>``), so its blocks keep their tag paths, classes and ids. What a piece c
 rest of the page: page-level features (a block's position in the page, the page's link density)
 are the piece's.
 
-:data:`PIECE_ABOVE` is the reference adapters' size limit, and a piece keeps its page's size
-(:attr:`~boilerbench.datasets.page.Page.html_chars`), so what is extracted does not change:
-every page up to the limit is extracted whole, exactly as before (every page of the datasets in
-``../shared`` but a handful of WCXB's), and a stack's members refuse the pieces of a larger page
-as they refused the page (a member's text on a megabyte piece would need an alignment of up to
-2 GB to become its vote). trafilatura itself refuses pages over 20 MB (its ``MAX_FILE_SIZE``).
+Every page up to :data:`PIECE_ABOVE` (the reference adapters' size limit; every page of the
+datasets in ``../shared`` but a handful of WCXB's) is extracted whole, exactly as before. A piece
+is within that limit, so the adapters and a stack's members take the pieces of a page they would
+refuse whole (15 of WCXB's development pages are over it, mostly inline images and scripts: the
+stack extracted nothing from them), and a member's vote on a piece is aligned within a bounded
+memory (:data:`boilerbench.extractors.members.VOTE_ALIGNMENT_CELLS`). trafilatura itself refuses
+pages over 20 MB (its ``MAX_FILE_SIZE``).
 """
 
 from __future__ import annotations
@@ -121,20 +122,18 @@ def html_pieces(html: str, piece_chars: int = PIECE_CHARS) -> Iterator[str]:
 
 def piece_pages(page: Page, above: int = PIECE_ABOVE, piece_chars: int = PIECE_CHARS) -> Iterator[Page]:
     """``page`` itself when it is at most ``above`` characters, else its pieces
-    (:func:`html_pieces`) as pages with its URL, language hint, source, gold text and size
-    (``meta["page_html_chars"]``), one at a time (a piece's tree is freed before the next is
-    parsed)."""
+    (:func:`html_pieces`) as pages with its URL, language hint, source and gold text, one at a
+    time (a piece's tree is freed before the next is parsed)."""
     if len(page.html) <= above:
         yield page
         return
-    meta = {**page.meta, "page_html_chars": page.html_chars}
     for k, html in enumerate(html_pieces(page.html, piece_chars)):
         yield Page(
             id=f"{page.id}#piece{k}",
             html=html,
             gold_text=page.gold_text,
             url=page.url,
-            meta=meta,
+            meta=page.meta,
             source=page.source,
             page_type=page.page_type,
         )

@@ -4,10 +4,12 @@ outputs aligned onto the page's blocks, cached per page on disk.
 
 A member's vote on a page is the block labels it gives, or, for a text-only member, the labels
 the project's aligner (:func:`boilerbench.datasets.align.align_labels`) derives from its text,
-exactly as the runner scores it. Votes are cached with :mod:`boilerbench.cache`, keyed by the
-page's HTML, the member's name and description (its class and hyperparameters), the code
-version of the member's module and of this one (the aligner and the segmentation included),
-and the installed version of the distributions its output depends on (a reference's library:
+as the runner scores it, except that the alignment's memory is bounded
+(:data:`VOTE_ALIGNMENT_CELLS`: a text-dense page of a megabyte took 1.6 GB to align a member's
+text, where the whole extraction otherwise stays under 600 MB). Votes are cached with
+:mod:`boilerbench.cache`, keyed by the page's HTML, the member's name and description (its class
+and hyperparameters), the code version of the member's module and of this one (the aligner and
+the segmentation included), and the installed version of the distributions its output depends on (a reference's library:
 its ``distributions`` tag); so training, hyperparameter searches and evaluation run each
 reference once per page. A member that fails on a page casts no vote there (labels -1, not
 cached): the ensemble goes on with the others.
@@ -32,6 +34,10 @@ from boilerbench.errors import ConfigError
 from boilerbench.extractors.base import BaseExtractor, tags
 from boilerbench.extractors.sharing import sharing
 
+#: The most bits a vote's alignment takes (about 250 MB): above, the token streams are split at
+#: anchors (:func:`boilerbench.lcs.lcs_alignment`'s ``split_above``). Every vote on the datasets'
+#: pages but a text-dense page's of a megabyte or more is aligned as the metrics align.
+VOTE_ALIGNMENT_CELLS = 2_000_000_000
 #: The label a member gets on blocks of a page it failed on.
 FAILED = -1
 #: How members are given since they are nested configs (the message for the older form, names).
@@ -71,7 +77,7 @@ class Member:
         extraction = self.extractor.extract(page)
         if extraction.labels is not None and len(extraction.labels) == len(page.blocks):
             return np.asarray(extraction.labels, dtype=np.int8)
-        return align_labels(page.blocks, extraction.text)
+        return align_labels(page.blocks, extraction.text, split_above=VOTE_ALIGNMENT_CELLS)
 
 
 def member_version(extractor: BaseExtractor) -> str:

@@ -38,8 +38,7 @@ class ReferenceExtractor(BaseExtractor):
 
     Pages over ``max_html_chars`` (default 2 million, five times the largest page of CleanEval
     and L3S-GN1) are refused with a per-page error: boilerpy3 takes over four minutes on a
-    20 MB page, and the others are not built for such input either. A piece of such a page
-    (:mod:`boilerbench.engine.pieces`) is refused as its page is (:attr:`Page.html_chars`).
+    20 MB page, and the others are not built for such input either.
     """
 
     def __boilerbench_tags__(self) -> Tags:
@@ -74,8 +73,8 @@ class ReferenceExtractor(BaseExtractor):
     def extract(self, page: Page) -> Extraction:
         if not page.html.strip():
             return Extraction("")
-        if page.html_chars > self.max_html_chars:
-            raise PageTooLargeError(f"{page.html_chars:,} characters > this extractor's limit {self.max_html_chars:,}")
+        if len(page.html) > self.max_html_chars:
+            raise PageTooLargeError(f"{len(page.html):,} characters > this extractor's limit {self.max_html_chars:,}")
         return Extraction(self._text(page) or "")
 
     def _text(self, page: Page) -> str | None:
