@@ -203,6 +203,7 @@ def test_daniel_languages_sites_and_split(loaded, data_root):
     pages = [x for v in parts.values() for x in v]
     assert len({p.meta["group"] for p in pages}) == 242 and _groups_apart(parts)
     assert not any(p.load_error or not p.gold_text for p in pages)
+    assert {p.page_type for p in pages} == {"article"}
     assert not any("<p>" in p.gold_text or "</p>" in p.gold_text for p in pages)
     shipped = json.loads(daniel.SPLITS_FILE.read_text())
     assert {p: shipped[p] for p in PARTS} == daniel.make_splits(data_root / "daniel")

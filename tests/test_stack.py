@@ -198,14 +198,48 @@ def test_by_page_type_learns_the_types_and_a_model_file_keeps_the_choice(tmp_pat
     np.testing.assert_array_equal(loaded.gate_.coef, stack.gate_.coef)
 
 
-def test_out_of_fold_types_come_from_classifiers_that_did_not_see_the_page():
+def test_type_features_give_the_second_stage_each_pages_type_probabilities(tmp_path):
+    stack = small(type_features=True).fit([_typed(i) for i in range(16)], [_typed(i) for i in range(16, 24)])
+    assert stack.gate_ is not None and stack.gate_.classes == ["article", "forum"]
+    assert stack.feature_names()[-2:] == ["page_type.article", "page_type.forum"]
+    assert stack.fit_info_["page_type_decoding"] is None  # the decoding stays the threshold
+    page = _typed(31)
+    rows, layout = stack._rows(page), stack._layout(page)
+    q = stack.gate_.probabilities(stack._summary(rows, layout))
+    context = stack._context([layout], stack._predict(stack.model_, rows), q[None, :])
+    assert context.shape == (len(rows), len(stack.feature_names()) - rows.shape[1])
+    np.testing.assert_array_equal(context[:, -2:], np.tile(q, (len(rows), 1)))  # the page's, on every block
+    assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
+    path = tmp_path / "stack.model"
+    save_model_file(stack, path, "stack", file_config(stack), "hand-made", {})
+    loaded, _ = load_model_file(path)
+    np.testing.assert_array_equal(loaded.probabilities(rows, page), stack.probabilities(rows, page))
+    with pytest.raises(ConfigError, match="page types"):
+        small(type_features=True).fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
+
+
+def test_out_of_fold_probabilities_come_from_classifiers_that_did_not_see_the_page():
     summaries = np.concatenate([-2 - np.arange(10) / 100, 2 + np.arange(10) / 100])[:, None]  # two tight clusters
     types = ["article"] * 10 + ["forum"] * 10
-    assert page_types.out_of_fold_types(summaries, types, folds=4, seed=0) == types  # separable: all right
+    gate = page_types.fit_classifier(summaries, types, 0)
+    p = page_types.out_of_fold_probabilities(gate, summaries, types, folds=4, seed=0)
+    np.testing.assert_allclose(p.sum(axis=1), 1.0)
+    assert [gate.classes[k] for k in p.argmax(axis=1)] == types  # separable: all right
     flipped = ["forum", *types[1:]]  # page 0 labelled against its neighbours: its held-out type disagrees
-    assert page_types.fit_classifier(summaries, flipped, 0).page_type(summaries[0]) == "article"
-    assert page_types.out_of_fold_types(summaries, flipped, folds=4, seed=0)[0] == "article"
-    assert page_types.out_of_fold_types(summaries, flipped, folds=4, seed=0)[1:] == types[1:]
+    gate = page_types.fit_classifier(summaries, flipped, 0)
+    p = page_types.out_of_fold_probabilities(gate, summaries, flipped, folds=4, seed=0)
+    assert [gate.classes[k] for k in p.argmax(axis=1)] == types
+    gate.temperature = 4.0  # a higher temperature, flatter probabilities
+    assert page_types.out_of_fold_probabilities(gate, summaries, flipped, folds=4, seed=0).max() < p.max()
+
+
+def test_out_of_fold_probabilities_fall_back_to_the_gate_where_the_other_folds_hold_one_type():
+    summaries = np.array([[-1.0], [-0.9], [1.0]])
+    types = ["article", "article", "forum"]  # folds of one page: without page 2 the others are all articles
+    gate = page_types.fit_classifier(summaries, types, 0)
+    p = page_types.out_of_fold_probabilities(gate, summaries, types, folds=3, seed=0)
+    np.testing.assert_allclose(p[2], gate.probabilities(summaries[2]))
+    assert p[0][gate.classes.index("forum")] > 0  # page 0's fold classifier saw both types
 
 
 def test_by_page_type_needs_typed_training_pages():

@@ -85,7 +85,7 @@ from boilerbench.extractors.stack.page_types import (
     decoding_gains,
     fit_classifier,
     fit_temperature,
-    out_of_fold_types,
+    out_of_fold_probabilities,
     page_summary,
     type_evidence,
     word_f1,
@@ -115,7 +115,15 @@ STATE_FILE = "stack.json"
 MODEL_FILES = {"lightgbm": "stack.lgb.txt", "sklearn": "stack.sklearn.pkl"}
 #: Hyperparameters added after models were shipped (issue 33), whose defaults keep the behaviour
 #: from before them: a saved model without them loads as fitted with their defaults.
-ADDED_PARAMS = ("item_groups", "item_pooling", "item_level", "structured_blocks", "type_evidence", "product_fallback")
+ADDED_PARAMS = (
+    "item_groups",
+    "item_pooling",
+    "item_level",
+    "structured_blocks",
+    "type_evidence",
+    "product_fallback",
+    "type_features",
+)
 #: The second stage's model file: the first stage's name with this before the suffix.
 STAGE_TWO = ".stage2"
 
@@ -221,6 +229,7 @@ class Stack(WithMembers, BaseExtractor):
         structured_blocks: bool = False,
         type_evidence: bool = False,
         product_fallback: bool = False,
+        type_features: bool = False,
     ) -> None:
         check_choice("extractor.features", features, FEATURE_GROUPS)
         check_choice("extractor.text_rules", text_rules, TEXT_RULES)
@@ -268,6 +277,7 @@ class Stack(WithMembers, BaseExtractor):
         self.structured_blocks = structured_blocks
         self.type_evidence = type_evidence
         self.product_fallback = product_fallback
+        self.type_features = type_features
 
     # -- members and rows -------------------------------------------------------------------
 
@@ -306,19 +316,30 @@ class Stack(WithMembers, BaseExtractor):
         rows, labels = [x for x, _, _ in examples], [y for _, y, _ in examples]
         return np.concatenate(rows), np.concatenate(labels), np.concatenate(weights), layouts
 
-    def _context(self, layouts: Sequence[Layout], p: np.ndarray) -> np.ndarray:
+    def _context(self, layouts: Sequence[Layout], p: np.ndarray, types: np.ndarray | None = None) -> np.ndarray:
         """The second stage's context columns of the pages' blocks, from first-stage ``p`` (rows in
-        page order): with ``item_groups`` the item features, then :func:`context_features`."""
+        page order): with ``item_groups`` the item features, then :func:`context_features`, then
+        with ``type_features`` the page's type probabilities ``types`` (a row per page) on each of
+        its blocks."""
         parts = []
-        for layout, q in zip(layouts, split_pages(p, layouts), strict=True):
+        for k, (layout, q) in enumerate(zip(layouts, split_pages(p, layouts), strict=True)):
             words = layout.words.astype(np.float64)
             columns = [context_features(layout.paths, words, q)]
             if self.item_groups:
                 assert layout.items is not None
                 columns.insert(0, item_features(layout.items, layout.paths, words, q))
+            if self.type_features:
+                assert types is not None, "type_features needs the pages' type probabilities"
+                columns.append(np.broadcast_to(types[k], (len(q), types.shape[1])))
             parts.append(np.hstack(columns))
-        width = len(CONTEXT_FEATURES) + (len(item_feature_names()) if self.item_groups else 0)
+        width = len(self._context_names())
         return np.concatenate(parts) if parts else np.zeros((0, width))
+
+    def _context_names(self) -> list[str]:
+        """The names of :meth:`_context`'s columns (the page types' once the gate is fitted)."""
+        names = (item_feature_names() if self.item_groups else []) + [f"context.{f}" for f in CONTEXT_FEATURES]
+        gate = self.__dict__.get("gate_")
+        return names + ([f"page_type.{c}" for c in gate.classes] if self.type_features and gate else [])
 
     def _pool(self, p: np.ndarray, layout: Layout) -> np.ndarray:
         """The probabilities with ``item_pooling`` of the way to their item group's decision
@@ -350,23 +371,37 @@ class Stack(WithMembers, BaseExtractor):
         if not train:
             raise ConfigError("the stack needs training pages with text")
         by_type = self.decoding == "by_page_type"
-        if by_type and (len({page.page_type for page in train} - {None}) < 2 or not validation):
+        typed = by_type or (self.type_features and self.second_stage)
+        if typed and (len({page.page_type for page in train} - {None}) < 2 or not validation):
             raise ConfigError(
-                "extractor.decoding=by_page_type needs training pages of two page types or more (as WCXB's) "
-                "and validation pages"
+                "extractor.decoding=by_page_type and extractor.type_features need training pages of two page types "
+                "or more (as WCXB's) and validation pages"
             )
         self.vocabulary_ = crf_vocabulary(train) if self.features != "votes" and self.crf else []
         X, y, w, layouts = self._dataset(train)
         Xv, yv, wv, held = self._dataset(validation) if validation else (None, None, None, [])
         self.model_ = self._fit_trees(X, y, w, Xv, yv, wv)
         self.stage_two_ = None
+        self.gate_ = None
         oof = self._out_of_fold(train, layouts, X, y, w, Xv, yv, wv) if self.second_stage or by_type else None
+        types = types_v = None
+        if typed:
+            assert Xv is not None
+            self.gate_, types = self._fit_types(train, X, layouts)
+            types_v = np.array(
+                [
+                    self.gate_.probabilities(self._summary(r, v))
+                    for r, v in zip(split_pages(Xv, held), held, strict=True)
+                ]
+            )
         if self.second_stage and oof is not None:
-            C = self._context(layouts, oof)
+            C = self._context(layouts, oof, types)
             if Xv is not None:
-                Xv = np.hstack([Xv, self._context(held, self._predict(self.model_, Xv))])
+                Xv = np.hstack([Xv, self._context(held, self._predict(self.model_, Xv), types_v)])
             self.stage_two_ = self._fit_trees(np.hstack([X, C]), y, w, Xv, yv, wv)
-        self.gate_ = self._fit_gate(train, (X, y, oof, layouts), (Xv, yv, held)) if by_type else None
+        if by_type:
+            assert self.gate_ is not None and types is not None and types_v is not None and oof is not None
+            self._choose_decodings(self.gate_, (y, oof, layouts, types), (Xv, yv, held, types_v))
         self.transitions_ = transition_log_probs(split_pages(y, layouts))
         self.fit_info_ = {
             "train_pages": len(train),
@@ -375,43 +410,54 @@ class Stack(WithMembers, BaseExtractor):
             "n_features": int(X.shape[1]),
             "n_trees": self._n_trees(self.model_),
             "n_trees_stage_two": self._n_trees(self.stage_two_) if self.stage_two_ is not None else 0,
-            "page_type_decoding": self.gate_.decoding if self.gate_ is not None else None,
-            "page_type_gains": self.decoding_gains_ if self.gate_ is not None else None,
+            "page_type_decoding": self.gate_.decoding if by_type and self.gate_ is not None else None,
+            "page_type_gains": self.decoding_gains_ if by_type else None,
             "page_type_temperature": self.gate_.temperature if self.gate_ is not None else None,
             "fit_s": time.perf_counter() - start,
         }
         log.info("stack fitted: %s", self.fit_info_)
         return self
 
-    def _fit_gate(self, train: Sequence[Page], fitted: tuple, validation: tuple) -> TypeGate:
-        """The page-type classifier, fitted on the distinct training pages that have a type, and
-        each type's decoding, chosen over the training pages (their out-of-fold first-stage
-        probabilities, and for the typed pages their out-of-fold types) and the validation pages
-        (the final probabilities). ``fitted``: the training rows, labels, out-of-fold
-        probabilities and layouts; ``validation``: the validation rows (with the second stage's
-        context columns when there is one), labels and layouts."""
-        X, y, oof, layouts = fitted
-        Xv, yv, held = validation
-        summaries = [self._summary(rows, layout) for rows, layout in zip(split_pages(X, layouts), layouts, strict=True)]
+    def _fit_types(
+        self, train: Sequence[Page], X: np.ndarray, layouts: Sequence[Layout]
+    ) -> tuple[TypeGate, np.ndarray]:
+        """The page-type classifier, fitted (and calibrated) on the distinct training pages that have
+        a type, and each training page's type probabilities: out of fold for the typed pages (stacked
+        generalisation, so that what learns from them sees the classifier's errors as they fall on new
+        pages), the classifier's for the others."""
+        summaries = np.array(
+            [self._summary(rows, layout) for rows, layout in zip(split_pages(X, layouts), layouts, strict=True)]
+        )
         typed = {id(page): k for k, page in enumerate(train) if page.page_type is not None}
         types = [str(train[k].page_type) for k in typed.values()]
-        rows = np.array([summaries[k] for k in typed.values()])
+        rows = summaries[list(typed.values())]
         gate = fit_classifier(rows, types, self.seed)
         gate.temperature = fit_temperature(gate, rows, types, self.stage_folds, self.seed)
-        held_out = dict(zip(typed, out_of_fold_types(rows, types, self.stage_folds, self.seed), strict=True))
-        predicted = [
-            held_out.get(id(page)) or gate.page_type(summary) for page, summary in zip(train, summaries, strict=True)
-        ]
+        held_out = dict(
+            zip(typed, out_of_fold_probabilities(gate, rows, types, self.stage_folds, self.seed), strict=True)
+        )
+        probabilities = [held_out.get(id(page)) for page in train]
+        return gate, np.array(
+            [gate.probabilities(s) if q is None else q for q, s in zip(probabilities, summaries, strict=True)]
+        )
+
+    def _choose_decodings(self, gate: TypeGate, fitted: tuple, validation: tuple) -> None:
+        """Each predicted type's decoding (``gate.decoding``), chosen over the training pages (their
+        out-of-fold first-stage probabilities and types) and the validation pages (the final
+        probabilities, the gate's types). ``fitted``: the training labels, out-of-fold
+        probabilities, layouts and type probabilities; ``validation``: the validation rows (with
+        the second stage's context columns when there is one), labels, layouts and type
+        probabilities."""
+        y, oof, layouts, types = fitted
+        Xv, yv, held, types_v = validation
+        predicted = [gate.classes[int(k)] for k in np.argmax(np.vstack([types, types_v]), axis=1)]
         pages = zip(split_pages(oof, layouts), split_pages(y, layouts), layouts, strict=True)
         scores = [self._scorer(self._pool(q, layout), gold, layout.words) for q, gold, layout in pages]
         p = self._predict(self.stage_two_ if self.stage_two_ is not None else self.model_, Xv)
-        held_pages = zip(split_pages(Xv, held), split_pages(p, held), split_pages(yv, held), held, strict=True)
-        for rows_v, q, gold, layout in held_pages:
-            predicted.append(gate.page_type(self._summary(rows_v[:, : X.shape[1]], layout)))
+        for q, gold, layout in zip(split_pages(p, held), split_pages(yv, held), held, strict=True):
             scores.append(self._scorer(self._pool(q, layout), gold, layout.words))
         self.decoding_gains_ = decoding_gains(predicted, scores)
         gate.decoding = choose_decodings(gate.classes, self.decoding_gains_)
-        return gate
 
     @staticmethod
     def _summary(rows: np.ndarray, layout: Layout) -> np.ndarray:
@@ -504,7 +550,12 @@ class Stack(WithMembers, BaseExtractor):
             return p
         assert page is not None, "the second stage needs the page"
         layout = layout or self._layout(page)
-        return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p)]), self.compiled_trees)
+        types = (
+            self.gate_.probabilities(self._summary(rows, layout))[None, :]
+            if self.type_features and self.gate_
+            else None
+        )
+        return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p, types)]), self.compiled_trees)
 
     def decode(self, p: np.ndarray, words: np.ndarray, decoding: str | None = None) -> np.ndarray:
         """Labels from the probabilities of blocks of ``words`` words: the threshold, the Viterbi
@@ -542,7 +593,8 @@ class Stack(WithMembers, BaseExtractor):
         page_type = decoding = summary = None
         if self.gate_ is not None:
             summary = self._summary(rows, layout)
-            page_type, decoding = self.gate_.page_type(summary), self.gate_.decoding_of(summary)
+            page_type = self.gate_.page_type(summary)
+            decoding = self.gate_.decoding_of(summary) if self.decoding == "by_page_type" else None
         labels = self.decode(p, words, decoding)
         clock.lap("decode_ms")
         info: dict = clock.laps
@@ -562,9 +614,7 @@ class Stack(WithMembers, BaseExtractor):
         require_fitted(self, "model_")
         names = feature_names(self.features, list(self.members or ()), self.vocabulary_)
         names += list(BLOCK_EVIDENCE_NAMES) if self.structured_blocks else []
-        if not self.second_stage:
-            return names
-        return names + (item_feature_names() if self.item_groups else []) + [f"context.{f}" for f in CONTEXT_FEATURES]
+        return names + self._context_names() if self.second_stage else names
 
     def run_info(self) -> dict:
         """What the run summary records about the fitted model."""

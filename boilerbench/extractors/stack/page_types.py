@@ -133,30 +133,40 @@ def _folds(n: int, folds: int, seed: int) -> np.ndarray:
     return fold
 
 
-def fit_temperature(gate: TypeGate, summaries: np.ndarray, types: Sequence[str], folds: int, seed: int) -> float:
-    """The temperature that minimises the log-loss of out-of-fold predictions (each page's
-    probabilities from a classifier fitted on the other folds, as :func:`out_of_fold_types`),
-    searched on a log grid from 0.25 to 8: temperature scaling (Guo et al., ICML 2017, sec. 4.2),
-    since a regularised classifier fitted on a few hundred pages is overconfident on new ones."""
+def out_of_fold_scores(
+    summaries: np.ndarray, types: Sequence[str], classes: Sequence[str], folds: int, seed: int
+) -> np.ndarray:
+    """Each page's scores over ``classes`` (before the softmax) from a classifier fitted on the
+    other ``folds - 1`` folds (seeded, shuffled): -inf for a class that classifier never saw
+    (probability 0), a row of NaN where the other folds hold fewer than two types."""
     fold = _folds(len(types), folds, seed)
-    scores, truth = [], []
+    scores = np.full((len(types), len(classes)), np.nan)
     for k in range(folds):
         held = fold == k
         rest = [t for t, h in zip(types, held, strict=True) if not h]
         if not held.any() or len(set(rest)) < 2:
             continue
         part = fit_classifier(summaries[~held], rest, seed)
-        for i in map(int, np.flatnonzero(held)):
-            if types[i] in part.classes:
-                z = np.full(len(gate.classes), -np.inf)  # a class the fold's classifier never saw: probability 0
-                z[[gate.classes.index(c) for c in part.classes]] = (
-                    part.coef @ ((summaries[i] - part.mean) / part.scale) + part.intercept
-                )
-                scores.append(z)
-                truth.append(gate.classes.index(types[i]))
-    if not scores:
+        z = np.full((int(held.sum()), len(classes)), -np.inf)
+        z[:, [list(classes).index(c) for c in part.classes]] = (
+            (summaries[held] - part.mean) / part.scale
+        ) @ part.coef.T + part.intercept
+        scores[held] = z
+    return scores
+
+
+def fit_temperature(gate: TypeGate, summaries: np.ndarray, types: Sequence[str], folds: int, seed: int) -> float:
+    """The temperature that minimises the log-loss of out-of-fold predictions
+    (:func:`out_of_fold_scores`), searched on a log grid from 0.25 to 8: temperature scaling
+    (Guo et al., ICML 2017, sec. 4.2), since a regularised classifier fitted on a few hundred pages
+    is overconfident on new ones. Pages whose type their fold's classifier never saw are left out."""
+    scores = out_of_fold_scores(summaries, types, gate.classes, folds, seed)
+    truth = np.array([gate.classes.index(t) for t in types], dtype=np.int64)
+    kept = ~np.isnan(scores).any(axis=1)
+    kept[kept] = np.isfinite(scores[kept, truth[kept]])
+    if not kept.any():
         return 1.0
-    z, y = np.array(scores), np.array(truth)
+    z, y = scores[kept], truth[kept]
 
     def log_loss(t: float) -> float:
         scaled = z / t
@@ -168,19 +178,22 @@ def fit_temperature(gate: TypeGate, summaries: np.ndarray, types: Sequence[str],
     return float(min(grid, key=log_loss))
 
 
-def out_of_fold_types(summaries: np.ndarray, types: Sequence[str], folds: int, seed: int) -> list[str]:
-    """Each page's type as predicted by a classifier fitted on the other ``folds - 1`` folds
-    (seeded, shuffled), so that choosing a type's decoding on these pages sees the classifier's
-    errors as they fall on new pages."""
-    fold = _folds(len(types), folds, seed)
-    out = list(types)
-    for k in range(folds):
-        held = fold == k
-        if held.any() and len({t for t, h in zip(types, held, strict=True) if not h}) > 1:
-            gate = fit_classifier(summaries[~held], [t for t, h in zip(types, held, strict=True) if not h], seed)
-            for i in np.flatnonzero(held):
-                out[i] = gate.page_type(summaries[i])
-    return out
+def out_of_fold_probabilities(
+    gate: TypeGate, summaries: np.ndarray, types: Sequence[str], folds: int, seed: int
+) -> np.ndarray:
+    """Each typed page's probabilities over ``gate.classes`` from a classifier fitted on the other
+    folds (:func:`out_of_fold_scores`, at the gate's temperature), so that what learns from them
+    sees the classifier's errors as they fall on new pages; the gate's own where the other folds
+    hold fewer than two types."""
+    scores = out_of_fold_scores(summaries, types, gate.classes, folds, seed) / gate.temperature
+    probabilities = np.empty_like(scores)
+    for i, z in enumerate(scores):
+        if np.isnan(z).any():
+            probabilities[i] = gate.probabilities(summaries[i])
+        else:
+            e = np.exp(z - z.max())
+            probabilities[i] = e / e.sum()
+    return probabilities
 
 
 def decoding_gains(predicted: Sequence[str], scores: Sequence[Callable[[str], float]]) -> dict[str, list[float]]:
