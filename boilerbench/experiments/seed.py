@@ -12,7 +12,7 @@ def seed_everything(seed: int) -> None:
     """Seed Python, NumPy and torch, with deterministic CPU kernels on one thread.
 
     torch's CPU kernels split their sums by thread, so a model fitted with 2 threads differs from
-    one fitted with 1 (Web2Text's labels on CleanEval did, stop 25), and a launcher's workers
+    one fitted with 1 (Web2Text's labels on CleanEval did), and a launcher's workers
     inherit whatever count their parent had: one thread, always, makes a learned run give the
     same numbers under ``python run.py``, a parallel multirun and a test. torch is seeded when
     something (a learned extractor's module) has imported it: heuristic runs do not pay its

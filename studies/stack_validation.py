@@ -1,0 +1,103 @@
+"""Fitted stacks compared on the validation pages of their training mixture: what a choice between
+two settings of the headline stack (``+headline=stack``) may read, since the test pages may not be.
+
+Each ``NAME=DIR`` is a stack that ``python run.py +headline=stack ...`` fitted (its model cache
+folder, ``models/stack/<key>``; the stack's settings are read from the folder, its members are the
+headline's). Every validation page of the mixture's datasets (``conf/train_source/multilingual``:
+CleanEval, Dragnet, WCXB, DANIEL, magic-html-bench) is extracted with each stack and scored as the
+runner scores it: mean token F1, per dataset, per language (DANIEL, magic-html-bench) and per page
+type (WCXB, magic-html-bench), with each stack's difference from the first and its paired page
+bootstrap 95 % interval. The fits stopped early on these pages and chose their page types' decodings
+on them, so the figures flatter every stack alike; they rank settings, they are not test figures.
+
+    BOILERBENCH_DATA=../shared/datasets python -m studies.stack_validation \\
+        base=models/stack/KEY1 type_features=models/stack/KEY2 [--cache DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+from hydra.utils import get_class
+
+from benchmarks.common import run_main
+from boilerbench.cache import set_cache_dir
+from boilerbench.configs import make_extractor
+from boilerbench.errors import ConfigError
+from boilerbench.evaluation.stats import paired_bootstrap
+from boilerbench.evaluation.token import token_prf
+from boilerbench.extractors.stack.model import STATE_FILE
+
+DATASETS = {
+    "cleaneval": ("boilerbench.datasets.cleaneval.CleanEval", "cleaneval"),
+    "dragnet": ("boilerbench.datasets.dragnet.Dragnet", None),
+    "wcxb": ("boilerbench.datasets.wcxb.WCXB", None),
+    "daniel": ("boilerbench.datasets.daniel.Daniel", None),
+    "magic_html": ("boilerbench.datasets.magic_html.MagicHTML", None),
+}
+
+
+def load_stack(directory: Path):
+    """The stack fitted into ``directory`` by a run, with the headline's members."""
+    if not (directory / STATE_FILE).is_file():
+        raise ConfigError(f"{directory} holds no fitted stack ({STATE_FILE} is missing)")
+    params = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))["params"]
+    overrides = [f"{k}={json.dumps(v)}" for k, v in params.items() if k != "members"]
+    return make_extractor("stack", overrides).load(directory)
+
+
+def groups_of(dataset: str, page) -> list[str]:
+    """The rows a page counts in: its dataset, its language and its page type where given."""
+    keys = [dataset]
+    if dataset in ("daniel", "magic_html"):
+        keys.append(f"{dataset}:{page.language}")
+    if page.page_type and dataset in ("wcxb", "magic_html"):
+        keys.append(f"{dataset}:{page.page_type}")
+    return keys
+
+
+def difference(a: list[float], b: list[float]) -> str:
+    """The mean of ``a - b`` (the same pages) and its paired page bootstrap 95 % interval."""
+    x, y, n = np.asarray(a)[:, None], np.asarray(b)[:, None], len(a)
+    low, high = paired_bootstrap(x, y, ["f1"], {"mean": lambda sums: sums["f1"] / n})["mean"]
+    return f"{float((x - y).mean()):+.4f} [{low:+.4f}, {high:+.4f}]"
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("stacks", nargs="+", help="NAME=DIR: a fitted stack's model folder")
+    parser.add_argument("--cache", default=str(Path(__file__).resolve().parents[1] / ".cache" / "boilerbench"))
+    args = parser.parse_args(argv)
+    set_cache_dir(args.cache)
+    pairs = [s.split("=", 1) for s in args.stacks]
+    if any(len(p) != 2 for p in pairs):
+        raise ConfigError("give each stack as NAME=DIR")
+    stacks = {name: load_stack(Path(directory)) for name, directory in pairs}
+    scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for dataset, (target, split) in DATASETS.items():
+        pages = [p for p in get_class(target)(split=split).load().validation if not p.load_error]
+        for page in pages:
+            for name, stack in stacks.items():
+                f1 = token_prf(stack.extract(page).text, page.gold_text, page.tokenizer).f1
+                for key in groups_of(dataset, page):
+                    scores[key][name].append(f1)
+            page.release()
+    first = pairs[0][0]
+    print(
+        "| rows | pages | " + " | ".join(stacks) + " | " + " | ".join(f"{n} − {first}" for n in list(stacks)[1:]) + " |"
+    )
+    print("|---" * (2 + 2 * len(stacks) - 1) + "|")
+    for key, by_name in scores.items():
+        cells = [f"{np.mean(v):.4f}" for v in by_name.values()]
+        for name in list(stacks)[1:]:
+            cells.append(difference(by_name[name], by_name[first]))
+        print(f"| {key} | {len(by_name[first])} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)
