@@ -3,8 +3,10 @@ one member at a time (and with Resiliparse alone, with or without the CRF featur
 trafilatura and Resiliparse, and with no member: ``features=blocks``), on
 the same training rows, scored on the training mixture's validation pages.
 
-The rows of the balanced cleaneval + dragnet + wcxb mixture are built once (member votes and
-block features from the disk cache, as ``python run.py +headline=stack`` made them); each
+The rows of the headline's training mixture (``conf/train_source/multilingual``: CleanEval,
+Dragnet, WCXB, DANIEL and magic-html-bench, balanced by dataset, language and page type) are built
+once (member votes and block features from the disk cache, as ``python run.py +headline=stack``
+made them); each
 variant drops the columns of the members it leaves out and recomputes the share of members
 keeping a block from the others' votes, then fits the first stage's trees (LightGBM, early
 stopping on the validation pages) and decodes at the threshold. The score is the mean over
@@ -78,7 +80,7 @@ def main(argv: list[str]) -> int:
     split, _, _ = mixture_split(cfg, build(cfg.dataset).load(), [str(e) for e in cfg.train_on], str(cfg.train_weights))
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     assert isinstance(config, dict)
-    stack: Stack = build({**config, "members": list(MEMBERS), "second_stage": False, "decoding": "threshold"})
+    stack: Stack = build({**config, "second_stage": False, "decoding": "threshold"})
     start = time.perf_counter()
     stack.vocabulary_ = crf_vocabulary(split.train)
     X, y, w, _ = stack._dataset(split.train)
@@ -93,7 +95,7 @@ def main(argv: list[str]) -> int:
         trees = stack._fit_trees(columns(names, X, kept, crf), y, w, columns(names, Xv, kept, crf), yv, wv)
         p = stack._predict(trees, columns(names, Xv, kept, crf))
         pages = zip(split_pages(p, held), split_pages(yv, held), held, strict=True)
-        f1 = np.array([word_f1((q >= 0.5).astype(np.int8), gold, counts) for q, gold, (_, counts) in pages])
+        f1 = np.array([word_f1((q >= 0.5).astype(np.int8), gold, layout.words) for q, gold, layout in pages])
         base = f1 if base is None else base
         diff = f1 - base
         low, high = np.percentile(diff[draws].mean(axis=1), [2.5, 97.5])

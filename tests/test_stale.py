@@ -4,6 +4,7 @@ over the committed store: no row may have gone stale in the commit under test.""
 
 from __future__ import annotations
 
+import json
 import subprocess
 
 import pytest
@@ -20,18 +21,22 @@ from boilerbench.reports.stale import UNRECORDED, StaleRow, current_version, sta
 PAGES = {"a": ("<body><div><a>Home</a></div><p>" + "word " * 40 + "</p></body>", "word " * 40)}
 
 
-def _bte_run(tmp_path):
+def _run(tmp_path, overrides: list[str], name: str):
     data = tmp_path / "pages"
-    data.mkdir()
-    for name, (html, gold) in PAGES.items():
-        (data / f"{name}.html").write_text(html)
-        (data / f"{name}.txt").write_text(gold)
+    data.mkdir(exist_ok=True)
+    for page, (html, gold) in PAGES.items():
+        (data / f"{page}.html").write_text(html)
+        (data / f"{page}.txt").write_text(gold)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
             "config",
-            overrides=["extractor=bte", "dataset=plaintext", f"dataset.root={data}", f"paths.root_dir={tmp_path}"],
+            overrides=[*overrides, "dataset=plaintext", f"dataset.root={data}", f"paths.root_dir={tmp_path}"],
         )
-    return run(cfg, tmp_path / "runs" / "bte")
+    return run(cfg, tmp_path / "runs" / name)
+
+
+def _bte_run(tmp_path):
+    return _run(tmp_path, ["extractor=bte"], "bte")
 
 
 def test_a_fresh_run_is_current_and_a_planted_stale_row_fails_the_check(tmp_path, capsys):
@@ -57,6 +62,16 @@ def test_a_fresh_run_is_current_and_a_planted_stale_row_fails_the_check(tmp_path
         f"HEAD's is {summary['code_version']}"
     ]
     assert "1 of 1 rows" in err
+
+
+def test_an_ensemble_row_is_current_with_its_members_in_their_order(tmp_path):
+    # the members order the votes and the version: a row that sorted them rebuilt another ensemble
+    summary = _run(tmp_path, ["extractor=majority_vote", "extractor/members=[resiliparse,justext]"], "vote")
+    runs = collect([tmp_path / "runs"])
+    assert list(json.loads(runs.loc[0, "params"])["members"]) == ["resiliparse", "justext"]
+    assert runs.loc[0, "code_version"] == summary["code_version"]
+    runs.loc[0, "extractor"] = "majority_vote"  # the config's name, as a run under Hydra records it
+    assert stale_rows(runs) == []
 
 
 def test_rows_without_a_version_or_extractor_are_stale_with_their_reason(tmp_path):

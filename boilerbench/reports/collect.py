@@ -26,6 +26,14 @@ class MissingRuns(Exception):
     """The runs an artefact needs are not there."""
 
 
+def params_json(params: dict) -> str:
+    """A run's extractor hyperparameters as JSON, names in sorted order (a setting's identity),
+    each value as the config gave it: the members of an ensemble or a stack keep their order,
+    which orders its vote columns and its code version (:func:`boilerbench.reports.stale.current_version`
+    rebuilds the extractor from this)."""
+    return json.dumps({name: params[name] for name in sorted(params)})
+
+
 def run_row(path: Path) -> dict:
     """One run's row: identity, provenance (:data:`PROVENANCE`), every metric flattened
     (``block.f1``), timings and resources (CPU seconds, peak memory), the extractor's
@@ -41,7 +49,7 @@ def run_row(path: Path) -> dict:
         "split": str(config.get("dataset", {}).get("split", summary["split"])),
         "protocol": protocol_name(summary),
         "trained_on": summary.get("trained_on", ""),
-        "params": json.dumps(params, sort_keys=True),
+        "params": params_json(params),
         "n_pages": summary["n_pages"],
         "n_errors": summary["n_errors"],
         "finished_at": summary.get("finished_at", ""),
