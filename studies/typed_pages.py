@@ -1,11 +1,12 @@
 """How many pages of the mixture's other datasets get a page type from unambiguous evidence.
 
-WCXB is the only training dataset with page types; the issue asks for typed pages without hand
-labels and without held-out data: a page of CleanEval, Dragnet, DANIEL or magic-html-bench (their
-training and validation pages only) whose schema.org data or URL names one type alone
-(:func:`boilerbench.extractors.stack.structured.evident_type`). This prints the counts per dataset
-and type; for magic-html-bench, whose pages carry a type, also how often the evident type agrees
-with it. WCXB's own training pages show the rule's precision there.
+Three training datasets carry page types from their makers: WCXB (seven types), magic-html-bench
+(article or forum) and DANIEL (news articles by the corpus' design, :mod:`boilerbench.datasets.daniel`).
+The issue asks for more typed pages without hand labels and without held-out data: a page of
+CleanEval or Dragnet (their training and validation pages only) whose schema.org data or URL names
+one type alone (:func:`boilerbench.extractors.stack.structured.evident_type`). This prints the
+counts per dataset and type; where a dataset's pages carry a type, also how often the evident type
+agrees with it (the rule's precision there).
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.typed_pages
 """

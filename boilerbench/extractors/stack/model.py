@@ -31,6 +31,14 @@ that did not see them (``stage_folds`` folds of pages, stacked generalisation), 
 the first stage's errors as they fall on new pages; a page repeated by a balanced mixture stays
 in one fold.
 
+With ``type_features`` (on in the headline, ``conf/headline/stack.yaml``) the second stage also
+reads the page-type classifier's probabilities of the block's page: out of fold for the typed
+training pages (the classifier fitted on the other folds, at its calibrated temperature), the
+classifier's own for the untyped ones and at extraction. The first stage judges a block alone, and
+the same group of items is content on a forum or a listing and teasers under a news article:
+with the page's type the second stage can tell them apart. The classifier is then fitted before
+the second stage (on the first stage's rows, which it reads alone).
+
 Pages as items and structured data (issue 33; off by default, on in ``conf/extractor/stack.yaml``,
 chosen on WCXB's validation pages): ``item_groups`` gives the second stage the features of each
 block's item group (:mod:`boilerbench.extractors.stack.items`: a thread's posts, a listing's items,
