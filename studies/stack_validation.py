@@ -2,13 +2,13 @@
 two settings of the headline stack (``+headline=stack``) may read, since the test pages may not be.
 
 Each ``NAME=DIR`` is a stack that ``python run.py +headline=stack ...`` fitted (its model cache
-folder, ``models/stack/<key>``; the stack's settings are read from the folder, its members are the
-headline's). Every validation page of the mixture's datasets (``conf/train_source/multilingual``:
-CleanEval, Dragnet, WCXB, DANIEL, magic-html-bench) is extracted with each stack and scored as the
-runner scores it: mean token F1, per dataset, per language (DANIEL, magic-html-bench) and per page
-type (WCXB, magic-html-bench), with each stack's difference from the first and its paired page
-bootstrap 95 % interval. The fits stopped early on these pages and chose their page types' decodings
-on them, so the figures flatter every stack alike; they rank settings, they are not test figures.
+folder, ``models/stack/<key>``; the stack's settings and members are read from the folder). Every
+validation page of the mixture's datasets (``conf/train_source/multilingual``: CleanEval, Dragnet,
+WCXB, DANIEL, magic-html-bench) is extracted with each stack and scored as the runner scores it:
+mean token F1, per dataset, per language (DANIEL, magic-html-bench) and per page type (WCXB,
+magic-html-bench), with each stack's difference from the first and its paired page bootstrap 95 %
+interval. The fits stopped early on these pages and chose their page types' decodings on them, so
+the figures flatter every stack alike; they rank settings, they are not test figures.
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.stack_validation \\
         base=models/stack/KEY1 type_features=models/stack/KEY2 [--cache DIR]
@@ -42,11 +42,12 @@ DATASETS = {
 
 
 def load_stack(directory: Path):
-    """The stack fitted into ``directory`` by a run, with the headline's members."""
+    """The stack fitted into ``directory`` by a run (its members by name, with their configs' settings)."""
     if not (directory / STATE_FILE).is_file():
         raise ConfigError(f"{directory} holds no fitted stack ({STATE_FILE} is missing)")
     params = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))["params"]
     overrides = [f"{k}={json.dumps(v)}" for k, v in params.items() if k != "members"]
+    overrides.append(f"extractor/members=[{','.join(params['members'])}]")
     return make_extractor("stack", overrides).load(directory)
 
 
