@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import subprocess
+import sys
 import types
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from conftest import PROJECT
 
 from benchmarks import __main__ as harness
 from benchmarks.common import record, timed
+from benchmarks.speed import quietly
 from boilerbench.errors import MissingDependencyError
 
 
@@ -102,3 +105,9 @@ def test_the_memory_table_in_the_store_keeps_one_row_per_extractor_and_marks_low
     assert lines[5] == "| bte | 50.0 | - | - | - | 900 | - | 1 |  | abc |"
     assert lines[6] == "| lm_embedding | 50.0 | - | - | - | >8,269 | - | 1 | over the cap | abc |"
     assert (tmp_path / "table_memory.csv").read_text().splitlines()[3].endswith(",0123,abc,2026-11-27")
+
+
+def test_a_timed_command_may_fail_some_pages_not_more():
+    quietly([sys.executable, "-c", "raise SystemExit(1)"])  # boilerbench extract: a page failed, the rest done
+    with pytest.raises(subprocess.CalledProcessError):
+        quietly([sys.executable, "-c", "raise SystemExit(2)"])  # a wrong option: nothing was timed
