@@ -22,23 +22,18 @@ from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from hydra.utils import get_class
+from hydra import compose, initialize_config_dir
+from omegaconf import DictConfig
 
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
-from boilerbench.configs import make_extractor
+from boilerbench.configs import CONF_DIR, make_extractor
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.stats import paired_bootstrap
 from boilerbench.evaluation.token import token_prf
+from boilerbench.experiments.protocols import train_on_config
+from boilerbench.experiments.runner import build
 from boilerbench.extractors.stack.model import STATE_FILE
-
-DATASETS = {
-    "cleaneval": ("boilerbench.datasets.cleaneval.CleanEval", "cleaneval"),
-    "dragnet": ("boilerbench.datasets.dragnet.Dragnet", None),
-    "wcxb": ("boilerbench.datasets.wcxb.WCXB", None),
-    "daniel": ("boilerbench.datasets.daniel.Daniel", None),
-    "magic_html": ("boilerbench.datasets.magic_html.MagicHTML", None),
-}
 
 
 def load_stack(directory: Path):
@@ -49,6 +44,13 @@ def load_stack(directory: Path):
     overrides = [f"{k}={json.dumps(v)}" for k, v in params.items() if k != "members"]
     overrides.append(f"extractor/members=[{','.join(params['members'])}]")
     return make_extractor("stack", overrides).load(directory)
+
+
+def mixture_datasets() -> dict[str, DictConfig]:
+    """The dataset configs of the headline's training mixture (its ``train_on``), by entry."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("config", overrides=["+headline=stack", "paths.root_dir=."])
+    return {str(entry): train_on_config(str(entry), cfg) for entry in cfg.train_on}
 
 
 def groups_of(dataset: str, page) -> list[str]:
@@ -79,8 +81,8 @@ def main(argv: list[str]) -> int:
         raise ConfigError("give each stack as NAME=DIR")
     stacks = {name: load_stack(Path(directory)) for name, directory in pairs}
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for dataset, (target, split) in DATASETS.items():
-        pages = [p for p in get_class(target)(split=split).load().validation if not p.load_error]
+    for dataset, node in mixture_datasets().items():
+        pages = [p for p in build(node).load().validation if not p.load_error]
         for page in pages:
             for name, stack in stacks.items():
                 f1 = token_prf(stack.extract(page).text, page.gold_text, page.tokenizer).f1
