@@ -11,26 +11,27 @@ died twice is failed with ``WorkerCrashed``, one that ran past ``page_timeout_s`
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from boilerbench.engine.extraction import PageTimeout, run_safely
-from boilerbench.engine.pool import apply
+from boilerbench.engine.pool import can_fork, stream_in_workers
 from boilerbench.errors import BoilerbenchError, UsageError, describe
 
 if TYPE_CHECKING:
     from boilerbench.api import Document
 
+log = logging.getLogger(__name__)
 #: Extractors that read the gold text: they cannot run on pages without one.
 NEEDS_GOLD = ("oracle",)
 #: A file is binary, not HTML, when more than this share of its first 8 KB are control bytes.
 BINARY_SHARE = 0.05
 _CONTROL_BYTES = bytes([*range(0, 9), *range(14, 32), 127])
-#: Pages handed to the worker processes at a time (per worker): bounded memory on any input.
-BATCH_PER_WORKER = 64
+#: Pages read ahead of the rows written, per worker process: bounded memory on any input.
+READ_AHEAD_PER_WORKER = 64
 
 
 @dataclass
@@ -167,32 +168,22 @@ def failed_row(item: Item, error: Exception) -> dict:
     return result
 
 
-def _run_batch(batch: list[Item], job: Job, jobs: int, page_timeout_s: float | None, rows: list[dict | None]) -> None:
-    """Fill ``rows`` with the rows of ``batch`` (:func:`boilerbench.engine.pool.apply`)."""
-
-    def done(index: int, result: dict) -> None:
-        rows[index] = result
-
-    def failed(index: int, error: Exception) -> None:
-        rows[index] = failed_row(batch[index], error)
-
-    apply(lambda i: process(batch[i], job), len(batch), jobs, done, failed, page_timeout_s, lambda i: repr(batch[i].id))
+def _name(item: Item) -> str:
+    return repr(item.id)
 
 
 def run_pages(items: Iterable[Item], job: Job, jobs: int = 1, page_timeout_s: float | None = None) -> Iterator[dict]:
     """The rows of ``items`` in input order, made by ``job``: here, or in ``jobs`` forked worker
-    processes (always in a worker process when ``page_timeout_s`` limits each page), a batch of
-    :data:`BATCH_PER_WORKER` pages per worker at a time. On Ctrl-C the finished rows of the
-    batch in flight come out before the interrupt."""
-    if jobs <= 1 and page_timeout_s is None:
+    processes that serve the whole input (always in a worker process when ``page_timeout_s``
+    limits each page; :func:`boilerbench.engine.pool.stream_in_workers`), reading at most
+    :data:`READ_AHEAD_PER_WORKER` pages per worker ahead of the rows written. On Ctrl-C the finished
+    rows come out before the interrupt."""
+    if jobs <= 1 and page_timeout_s is None or not can_fork():
+        if jobs > 1 or page_timeout_s is not None:
+            log.warning("worker processes and --page-timeout need the fork start method: running in one process")
         yield from (process(item, job) for item in items)
         return
-    iterator = iter(items)
-    while batch := list(islice(iterator, BATCH_PER_WORKER * jobs)):
-        rows: list[dict | None] = [None] * len(batch)
-        try:
-            _run_batch(batch, job, jobs, page_timeout_s, rows)
-        except KeyboardInterrupt:
-            yield from (r for r in rows if r is not None)
-            raise
-        yield from (r for r in rows if r is not None)
+    window = READ_AHEAD_PER_WORKER * jobs
+    pages = stream_in_workers(lambda item: process(item, job), items, jobs, page_timeout_s, _name, window)
+    for item, value, ok in pages:
+        yield value if ok else failed_row(item, value)

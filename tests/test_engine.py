@@ -30,7 +30,7 @@ import boilerbench.api  # noqa: F401  (imported here, as a real run has it, not 
 from boilerbench import cli, commands
 from boilerbench.datasets.page import Page
 from boilerbench.engine.extraction import PageTimeout, extract_safely
-from boilerbench.engine.pool import run_in_workers
+from boilerbench.engine.pool import run_in_workers, stream_in_workers
 from boilerbench.errors import ConfigError, describe
 from boilerbench.experiments import runner
 from boilerbench.experiments.parallel import evaluate_pages
@@ -86,6 +86,30 @@ def test_a_bug_in_the_task_is_raised_not_recorded():
     with pytest.raises(ZeroDivisionError, match="a bug"):
         run_in_workers(task, 4, 2, done.__setitem__, lambda i, e: None)
     assert multiprocessing.active_children() == []
+
+
+def test_a_stream_is_served_by_the_same_workers_in_input_order_reading_a_window_ahead():
+    # a pool that forks its workers again for each batch would show more than two pids; one that
+    # waits for a batch's slowest page, or reads the whole input first, more than 4 pages ahead
+    read: list[int] = []
+
+    def payloads():
+        for n in range(40):
+            read.append(n)
+            yield n
+
+    def task(n: int) -> tuple[int, int]:
+        time.sleep(0.05 if n % 7 == 0 else 0.0)
+        return n * n, os.getpid()
+
+    ahead = []
+    rows = []
+    for n, (square, pid), ok in stream_in_workers(task, payloads(), 2, window=4):
+        ahead.append(len(read) - n - 1)
+        rows.append((n, square, ok, pid))
+    assert [(n, square, ok) for n, square, ok, _ in rows] == [(n, n * n, True) for n in range(40)]
+    assert len({pid for *_, pid in rows}) == 2 and os.getpid() not in {pid for *_, pid in rows}
+    assert max(ahead) <= 3 and multiprocessing.active_children() == []
 
 
 def test_the_runner_reads_its_time_limit_and_size_limit_from_the_config(caplog):

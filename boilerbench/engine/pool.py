@@ -1,11 +1,15 @@
-"""The worker pool: a task over page indices in worker processes that are replaced when they
-die or overrun the time limit.
+"""The worker pool: a task over a stream of pages in worker processes that live as long as the
+stream and are replaced when they die or overrun the time limit.
 
 Workers are forked, so they inherit what the parent set up before (the fitted extractor, the
-pages) without pickling it; each one is handed one index at a time over its own pipe and sends
-the result back (pickled by a child of this process: trusted). Each computes on one thread
-(torch, BLAS: :func:`one_thread`), so that N workers keep N cores busy, and ignores Ctrl-C
-(the parent kills the workers and lets the interrupt go on).
+pages it has already loaded) without pickling it. Each is handed one payload at a time over its
+own pipe (a page index, or a page's bytes read after the fork) and sends the result back
+(pickled by a child of this process: trusted). The workers are forked once for the whole
+stream, not once per batch: a fresh fork pays again for the pages of memory it copies on first
+write and for what each extractor loads lazily on its first page. The parent hands a page to
+the first idle worker, so no worker waits for the slowest page of a batch. Each worker computes
+on one thread (torch, BLAS: :func:`one_thread`), so that N workers keep N cores busy, and ignores
+Ctrl-C (the parent kills the workers and lets the interrupt go on).
 
 - A worker that dies (a segfault in a C parser, the kernel's out-of-memory killer, SIGKILL) is
   replaced by a fresh one and the page it was on is run again; when that page's worker dies a
@@ -21,6 +25,7 @@ and a dying C extension takes every thread of its process with it.
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -28,7 +33,7 @@ import signal
 import sys
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -39,6 +44,7 @@ from boilerbench.errors import describe
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+P = TypeVar("P")
 
 #: Deaths of its worker after which a page is failed (the first may be another process's fault:
 #: the out-of-memory killer picks the largest process, not the guilty one).
@@ -60,18 +66,18 @@ def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _serve(task: Callable[[int], Any], conn: Connection, workers: list[_Worker]) -> None:
-    """A worker's life: compute ``task(index)`` for each index received, until told to stop or
-    until the parent is gone. It first closes the parent's ends of every worker's pipe, its own
+def _serve(task: Callable[[Any], Any], conn: Connection, workers: list[_Worker]) -> None:
+    """A worker's life: compute ``task(payload)`` for each payload received, until told to stop
+    or until the parent is gone. It first closes the parent's ends of every worker's pipe, its own
     included, inherited by the fork: held open here, they would hide the parent's exit."""
     for worker in workers:
         worker.conn.close()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     one_thread()
-    while (index := _next(conn)) is not None:
+    while (received := _next(conn)) is not None:
         try:
-            message: tuple[bool, Any] = (True, task(index))
+            message: tuple[bool, Any] = (True, task(received[0]))
         except Exception as err:  # a bug in the task, not a page's error: the parent raises it
             message = (False, err)
         try:
@@ -80,25 +86,30 @@ def _serve(task: Callable[[int], Any], conn: Connection, workers: list[_Worker])
             conn.send((False, RuntimeError(f"the worker could not send its result: {type(err).__name__}: {err}")))
 
 
-def _next(conn: Connection) -> int | None:
-    """The next index to compute; None when told to stop or when the parent has gone."""
+def _next(conn: Connection) -> tuple[Any] | None:
+    """The next payload to compute (in a 1-tuple: a payload may be None); None when told to stop
+    or when the parent has gone."""
     try:
-        index: int | None = conn.recv()
+        received: tuple[Any] | None = conn.recv()
     except (EOFError, OSError):
         return None
-    return index
+    return received
 
 
 @dataclass
 class _Worker:
     process: BaseProcess
     conn: Connection
-    index: int | None = None
+    position: int | None = None
+    payload: Any = None
     started: float = 0.0
 
-    def give(self, index: int) -> None:
-        self.index, self.started = index, time.monotonic()
-        self.conn.send(index)
+    def give(self, position: int, payload: Any) -> None:
+        self.position, self.payload, self.started = position, payload, time.monotonic()
+        self.conn.send((payload,))
+
+    def free(self) -> None:
+        self.position, self.payload = None, None
 
     def receive(self) -> tuple[bool, Any] | None:
         """The result of its page, or None when it died before sending one."""
@@ -112,7 +123,7 @@ class _Worker:
         if self.process.pid is None:  # interrupted before it started
             self.conn.close()
             return
-        if self.index is None and self.process.is_alive():
+        if self.position is None and self.process.is_alive():
             try:
                 self.conn.send(None)
             except OSError:
@@ -124,7 +135,7 @@ class _Worker:
         self.conn.close()
 
 
-def _start(task: Callable[[int], Any], workers: list[_Worker]) -> None:
+def _start(task: Callable[[Any], Any], workers: list[_Worker]) -> None:
     """Fork a worker into ``workers``: listed before it starts, so that a Ctrl-C at any moment
     leaves no worker that the parent does not stop (daemonic, too: ended at exit whatever happens)."""
     context = multiprocessing.get_context("fork")
@@ -134,16 +145,118 @@ def _start(task: Callable[[int], Any], workers: list[_Worker]) -> None:
     # Ctrl-C is held back during the fork: Python would run its handler inside an at-fork hook
     # (logging's), which swallows the KeyboardInterrupt; the worker unblocks it once it ignores it
     signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    # the worker's collector leaves alone what it inherits (frozen at the fork): traversing it
+    # would write to every inherited object, and the kernel would copy each page so touched
+    gc.freeze()
     try:
         process.start()
     finally:
+        gc.unfreeze()
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     there.close()
 
 
-def _fail(failed: Callable[[int, Exception], None], index: int, error: Exception, name: str = "") -> None:
+def _warn(error: Exception, name: str = "") -> None:
     log.warning("%s%s: recorded as its error", f"page {name}: " if name else "", describe(error))
-    failed(index, error)
+
+
+def stream_in_workers(
+    task: Callable[[P], T],
+    payloads: Iterable[P],
+    n_workers: int,
+    page_timeout_s: float | None = None,
+    page_name: Callable[[P], str] = str,
+    window: int | None = None,
+) -> Iterator[tuple[P, T | Exception, bool]]:
+    """``(payload, task(payload), True)`` for every payload, in input order, computed in
+    ``n_workers`` forked worker processes that serve the whole stream; ``(payload, error, False)``
+    for a page whose worker died twice (:class:`WorkerCrashed`) or that ran past
+    ``page_timeout_s`` (:class:`PageTimeout`). ``payloads`` is read as workers become free, at
+    most ``window`` pages ahead of the last one yielded (bounded memory on any input; None: no
+    bound); ``page_name(payload)`` names a page in messages. An exception raised by ``task``
+    itself (a bug, not a page's error) is raised here. On Ctrl-C the pages already finished come
+    out, in input order, before the interrupt goes on."""
+    n_workers = max(1, n_workers)
+    source = enumerate(payloads)
+    again: deque[tuple[int, P]] = deque()  # pages whose worker died once, run first
+    finished: dict[int, tuple[P, T | Exception, bool]] = {}
+    deaths: Counter[int] = Counter()
+    workers: list[_Worker] = []
+    taken = yielded = 0
+    exhausted = False
+
+    def take() -> tuple[int, P] | None:
+        nonlocal taken, exhausted
+        if again:
+            return again.popleft()
+        if exhausted or (window is not None and taken - yielded >= window):
+            return None
+        job = next(source, None)
+        if job is None:
+            exhausted = True
+            return None
+        taken += 1
+        return job
+
+    def finish(worker: _Worker, value: T | Exception, ok: bool) -> None:
+        assert worker.position is not None
+        finished[worker.position] = (worker.payload, value, ok)
+        worker.free()
+
+    try:
+        while True:
+            while (idle := next((w for w in workers if w.position is None), None)) or len(workers) < n_workers:
+                job = take()
+                if job is None:
+                    break
+                if idle is None:
+                    _start(task, workers)
+                    idle = workers[-1]
+                idle.give(*job)
+            busy = [w for w in workers if w.position is not None]
+            if not busy:
+                break
+            wait_s = None
+            if page_timeout_s is not None:
+                wait_s = max(0.0, min(w.started for w in busy) + page_timeout_s - time.monotonic())
+            ready = set(wait([*(w.conn for w in busy), *(w.process.sentinel for w in busy)], wait_s))
+            for worker in busy:
+                if worker.conn in ready or worker.process.sentinel in ready:
+                    message = worker.receive()
+                    if message is not None:
+                        ok, value = message
+                        if not ok:
+                            raise value
+                        finish(worker, value, True)
+                        continue
+                    position, payload = worker.position, worker.payload
+                    assert position is not None
+                    worker.stop()
+                    workers.remove(worker)
+                    deaths[position] += 1
+                    if deaths[position] < DEATHS_PER_PAGE:
+                        log.warning("the worker process died on page %s: running it again", page_name(payload))
+                        again.appendleft((position, payload))
+                    else:
+                        error = WorkerCrashed(f"the worker process died twice on page {page_name(payload)}")
+                        _warn(error)
+                        finished[position] = (payload, error, False)
+                elif page_timeout_s is not None and time.monotonic() - worker.started >= page_timeout_s:
+                    timeout = PageTimeout(page_timeout_s)
+                    _warn(timeout, page_name(worker.payload))
+                    finish(worker, timeout, False)
+                    worker.stop()
+                    workers.remove(worker)
+            while yielded in finished:
+                yield finished.pop(yielded)
+                yielded += 1
+    except KeyboardInterrupt:
+        for position in sorted(finished):
+            yield finished[position]
+        raise
+    finally:
+        for worker in workers:
+            worker.stop()
 
 
 def run_in_workers(
@@ -157,53 +270,13 @@ def run_in_workers(
 ) -> None:
     """``done(i, task(i))`` for every ``i < count``, in ``n_workers`` forked worker processes
     (``task`` reads what the parent set up before: the workers inherit it), or ``failed(i,
-    error)`` for a page whose worker died twice (:class:`WorkerCrashed`) or that ran past
-    ``page_timeout_s`` (:class:`PageTimeout`); ``page_name(i)`` names the page in messages.
-    An exception raised by ``task`` itself (a bug, not a page's error) is raised here."""
-    n_workers = max(1, n_workers)
-    pending = deque(range(count))
-    deaths: Counter[int] = Counter()
-    workers: list[_Worker] = []
-    try:
-        while pending or any(w.index is not None for w in workers):
-            busy_count = sum(1 for w in workers if w.index is not None)
-            while len(workers) < min(n_workers, busy_count + len(pending)):
-                _start(task, workers)
-            for worker in workers:
-                if worker.index is None and pending:
-                    worker.give(pending.popleft())
-            busy = [w for w in workers if w.index is not None]
-            wait_s = None
-            if page_timeout_s is not None:
-                wait_s = max(0.0, min(w.started for w in busy) + page_timeout_s - time.monotonic())
-            ready = set(wait([*(w.conn for w in busy), *(w.process.sentinel for w in busy)], wait_s))
-            for worker in busy:
-                index = worker.index
-                assert index is not None
-                if worker.conn in ready or worker.process.sentinel in ready:
-                    message = worker.receive()
-                    if message is not None:
-                        worker.index = None
-                        ok, value = message
-                        if not ok:
-                            raise value
-                        done(index, value)
-                        continue
-                    worker.stop()
-                    workers.remove(worker)
-                    deaths[index] += 1
-                    if deaths[index] < DEATHS_PER_PAGE:
-                        log.warning("the worker process died on page %s: running it again", page_name(index))
-                        pending.appendleft(index)
-                    else:
-                        _fail(failed, index, WorkerCrashed(f"the worker process died twice on page {page_name(index)}"))
-                elif page_timeout_s is not None and time.monotonic() - worker.started >= page_timeout_s:
-                    worker.stop()
-                    workers.remove(worker)
-                    _fail(failed, index, PageTimeout(page_timeout_s), page_name(index))
-    finally:
-        for worker in workers:
-            worker.stop()
+    error)`` for a page whose worker died twice or that ran past ``page_timeout_s``
+    (:func:`stream_in_workers`); ``page_name(i)`` names the page in messages."""
+    for index, value, ok in stream_in_workers(task, range(count), n_workers, page_timeout_s, page_name):
+        if ok:
+            done(index, value)  # type: ignore[arg-type]
+        else:
+            failed(index, value)  # type: ignore[arg-type]
 
 
 def apply(
