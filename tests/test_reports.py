@@ -265,6 +265,36 @@ def test_the_oracle_is_drawn_but_kept_off_the_speed_quality_front():
     assert hollow.get_offsets().tolist() == [[1.0, 0.99]]
 
 
+def test_the_speed_quality_figure_reads_its_own_end_to_end_runs_before_the_table_runs():
+    """What would fail: the figure's own runs of the headline stacks dropped as trained elsewhere
+    (they are trained on the mixture), or the table's stack run (its members' votes read from the
+    cache, so its milliseconds are not end to end) drawn in their place."""
+    from boilerbench.reports.artefacts import _speed_quality_runs
+
+    def run(report, extractor, protocol, ms, finished):
+        return {
+            "report": report,
+            "extractor": extractor,
+            "dataset": "dragnet",
+            "split": "dragnet",
+            "protocol": protocol,
+            "ms_per_page": ms,
+            "finished_at": finished,
+        }
+
+    runs = pd.DataFrame(
+        [
+            run("table_datasets", "stack", "in_domain", 20.0, "2026-11-02"),
+            run("table_datasets", "bte", "in_domain", 5.0, "2026-11-01"),
+            run("fig_speed_quality", "stack", "mixture", 150.0, "2026-11-01"),
+            run("fig_speed_quality", "stack_fast", "mixture", 50.0, "2026-11-01"),
+            run("table_headline", "trafilatura", "in_domain", 30.0, "2026-11-03"),
+        ]
+    )
+    points = _speed_quality_runs(runs).set_index("extractor")["ms_per_page"].to_dict()
+    assert points == {"stack": 150.0, "stack_fast": 50.0, "bte": 5.0, "trafilatura": 30.0}
+
+
 def test_every_row_says_which_run_and_code_it_came_from(experiment):
     sweep, out, _ = experiment
     summaries = {json.loads(p.read_text())["extractor"]: json.loads(p.read_text()) for p in sweep.rglob("summary.json")}
