@@ -1,0 +1,89 @@
+"""A page-level cascade of two fitted stacks, simulated on the validation pages of their training
+mixture: the fast stack extracts every page; a page whose extraction it is unsure of goes to the
+accurate stack as well, whose extraction then replaces it. What it would cost and bring, before a
+cascade extractor is built.
+
+The fast stack's doubt about a page is the share of the page's words it would label wrongly if its
+probabilities were right: ``sum(words * min(p, 1 - p)) / sum(words)`` over the blocks. For each
+doubt threshold (quantiles of the pages' doubts) the table gives the share of pages sent on, the
+mean token F1 of the cascade, and its mean ms per page (every page pays the fast stack, the pages
+sent on pay the accurate one too: its members and features are computed again), beside each stack
+alone. Timed end to end from raw HTML (artefact cache off), on this process's one core. Validation
+pages only: the figures rank settings, they are not test figures (the fits stopped early on them).
+
+    BOILERBENCH_DATA=../shared/datasets python -m studies.cascade \\
+        fast=models/stack/KEY1 accurate=models/stack/KEY2
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.common import run_main
+from boilerbench.cache import set_cache_dir
+from boilerbench.errors import ConfigError
+from boilerbench.evaluation.token import token_prf
+from boilerbench.experiments.runner import build
+from studies.stack_validation import load_stack, mixture_datasets
+
+#: The doubt thresholds tried: these quantiles of the validation pages' doubts.
+QUANTILES = (0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0)
+
+
+def doubt(stack, page) -> float:
+    """The share of the page's words that ``stack`` labels wrongly if its probabilities are right."""
+    rows = stack._rows(page)
+    layout = stack._layout(page)
+    p = stack._pool(stack.probabilities(rows, page, layout), layout)
+    words = layout.words.astype(np.float64)
+    return float(words @ np.minimum(p, 1 - p) / words.sum()) if words.sum() else 0.0
+
+
+def timed_f1(stack, page) -> tuple[float, float]:
+    """The token F1 of ``stack`` on ``page`` and its ms (the page segmented again: from raw HTML)."""
+    page.release()
+    start = time.perf_counter()
+    text = stack.extract(page).text
+    ms = 1000 * (time.perf_counter() - start)
+    return token_prf(text, page.gold_text, page.tokenizer).f1, ms
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("stacks", nargs=2, help="fast=DIR accurate=DIR: the fitted stacks' model folders")
+    args = parser.parse_args(argv)
+    set_cache_dir(None)
+    folders = dict(s.split("=", 1) for s in args.stacks if "=" in s)
+    if set(folders) != {"fast", "accurate"}:
+        raise ConfigError("give fast=DIR accurate=DIR")
+    fast, accurate = (load_stack(Path(folders[name])) for name in ("fast", "accurate"))
+    rows = []
+    for node in mixture_datasets().values():
+        for page in (p for p in build(node).load().validation if not p.load_error):
+            f1_fast, ms_fast = timed_f1(fast, page)
+            f1_accurate, ms_accurate = timed_f1(accurate, page)
+            rows.append((doubt(fast, page), f1_fast, ms_fast, f1_accurate, ms_accurate))
+            page.release()
+    d, f1_fast, ms_fast, f1_accurate, ms_accurate = (np.array(c) for c in zip(*rows, strict=True))
+    print(f"{len(d)} validation pages; fast alone: token F1 {f1_fast.mean():.4f}, {ms_fast.mean():.1f} ms a page; ")
+    print(f"accurate alone: token F1 {f1_accurate.mean():.4f}, {ms_accurate.mean():.1f} ms a page")
+    print("| doubt above | pages sent on | cascade token F1 | − accurate | ms a page |")
+    print("|---|---|---|---|---|")
+    for q in QUANTILES:
+        threshold = float(np.quantile(d, q))
+        sent = d > threshold if q < 1.0 else np.zeros(len(d), dtype=bool)
+        f1 = np.where(sent, f1_accurate, f1_fast)
+        ms = ms_fast + np.where(sent, ms_accurate, 0.0)
+        print(
+            f"| {threshold:.4f} (q{q:.2f}) | {sent.mean():.1%} | {f1.mean():.4f} | "
+            f"{f1.mean() - f1_accurate.mean():+.4f} | {ms.mean():.1f} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)
