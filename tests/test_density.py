@@ -120,3 +120,21 @@ def test_bad_options_are_config_errors():
         CETD(density="nope")
     with pytest.raises(ConfigError, match="selection"):
         CETD(selection="nope")
+
+
+def test_calls_with_other_options_share_one_walk_and_each_gets_its_own_counts():
+    """What would fail: a walk cached with the first call's removed or link tags (the stack's
+    density features and Web2Text's features read the same page with other link tags), or a
+    page walked again for each call."""
+    from boilerbench.extractors.dom_stats import dom_walk
+
+    blocks = segment(PAGE)
+    assert list(dom_stats(blocks).LC) == [12, 8, 4, 4, 4, 0, 4, 4]
+    walk = dom_walk(blocks)
+    links_only = dom_stats(blocks, link_tags=("p",))  # p5 and p6 hold 20 + 12 characters
+    assert list(links_only.LC) == [32, 0, 0, 0, 32, 20, 12, 4]
+    without_nav = dom_stats(blocks, removed_tags=("div",))  # both divs and all they hold
+    assert list(without_nav.removed) == [False, True, True, True, True, True, True, True]
+    assert list(without_nav.C) == [0] * 8
+    assert dom_walk(blocks) is walk and dom_walk(segment(PAGE)) is not walk
+    assert list(dom_stats(blocks).LC) == [12, 8, 4, 4, 4, 0, 4, 4]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 import numpy as np
 from lxml import etree
@@ -90,28 +91,51 @@ class DomStats:
         return mask
 
 
-def dom_stats(
-    blocks: Blocks, removed_tags: Iterable[str] = (), link_tags: Iterable[str] = LINK_TAGS
-) -> DomStats | None:
-    """Compute :class:`DomStats` for a segmented page, or ``None`` when it has no body."""
+@dataclass(eq=False)
+class DomWalk:
+    """What :func:`dom_stats` reads from the tree whatever its options: the elements of ``<body>``
+    in pre-order (``elements[0]`` is body) with their lower-case tags (``""`` for comments and
+    processing instructions), parents (-1 for body), subtree ends, whether each is hidden
+    (:func:`is_hidden`), and each block's position in the walk's event stream and owner."""
+
+    elements: list
+    tags: list[str]
+    parent: np.ndarray
+    end: np.ndarray
+    hidden: np.ndarray
+    start_event: np.ndarray
+    end_event: np.ndarray
+    block_owner: np.ndarray
+    block_key: np.ndarray
+
+
+#: Each segmented page's walk, made once and shared by every :func:`dom_stats` call on it (the
+#: stack's density features and Web2Text's features each need one, with other link tags); gone
+#: with the page's blocks.
+_WALKS: WeakKeyDictionary[Blocks, DomWalk | None] = WeakKeyDictionary()
+
+
+def dom_walk(blocks: Blocks) -> DomWalk | None:
+    """The page's :class:`DomWalk` (None when it has no body), made on first use."""
+    if blocks not in _WALKS:
+        _WALKS[blocks] = _walk(blocks)
+    return _WALKS[blocks]
+
+
+def _walk(blocks: Blocks) -> DomWalk | None:
     body = body_of(blocks.root)
     if body is None:
         return None
-    removed_tags = frozenset(removed_tags)
-    link_tags = frozenset(link_tags)
-
+    elements: list = []
     tags: list[str] = []
     parent: list[int] = []
-    removed: list[bool] = []
-    in_link: list[bool] = []
-    is_link: list[bool] = []
-    is_block: list[bool] = []
+    hidden: list[bool] = []
     start_event: list[int] = []
     end_list: list[int] = []
+    end_event: list[int] = []
     index: dict = {}
     stack: list[int] = []
     event = 0
-    end_event: dict[int, int] = {}
     for kind, el in etree.iterwalk(body, events=("start", "end")):
         event += 1
         if kind == "end":
@@ -119,28 +143,17 @@ def dom_stats(
             end_list[i] = len(tags)
             end_event[i] = event
             continue
-        tag = el.tag.lower() if isinstance(el.tag, str) else ""
         i = len(tags)
-        p = stack[-1] if stack else -1
         index[el] = i
-        tags.append(tag)
-        parent.append(p)
-        gone = (p >= 0 and removed[p]) or tag in removed_tags or is_hidden(el)
-        removed.append(gone)
-        link = tag in link_tags
-        is_link.append(link)
-        in_link.append(link or (p >= 0 and in_link[p]))
-        is_block.append(tag in BLOCK_TAGS and not gone)
+        elements.append(el)
+        tags.append(el.tag.lower() if isinstance(el.tag, str) else "")
+        parent.append(stack[-1] if stack else -1)
+        hidden.append(is_hidden(el))
         start_event.append(event)
         end_list.append(0)
+        end_event.append(0)
         stack.append(i)
-
-    n = len(tags)
     parent_a = np.asarray(parent, dtype=np.int64)
-    end = np.asarray(end_list, dtype=np.int64)
-    removed_a = np.asarray(removed, dtype=bool)
-    kept = ~removed_a
-
     # Blocks: owner element, and position in the event stream (text inside its anchor's
     # start event, a tail just after its anchor's end event), which orders blocks like the
     # document does and locates each subtree's blocks by binary search.
@@ -157,6 +170,51 @@ def dom_stats(
         else:
             key[b] = start_event[anchor] + 0.5
             owner[b] = anchor
+    return DomWalk(
+        elements=elements,
+        tags=tags,
+        parent=parent_a,
+        end=np.asarray(end_list, dtype=np.int64),
+        hidden=np.asarray(hidden, dtype=bool),
+        start_event=np.asarray(start_event, dtype=np.float64),
+        end_event=np.asarray(end_event, dtype=np.float64),
+        block_owner=owner,
+        block_key=key,
+    )
+
+
+def _among(tags: list[str], names: frozenset[str]) -> np.ndarray:
+    """Which of ``tags`` are in ``names``."""
+    return np.fromiter((tag in names for tag in tags), dtype=bool, count=len(tags))
+
+
+def _in_subtrees(roots: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """The elements inside the subtrees of the elements marked in ``roots`` (them included)."""
+    inside = np.zeros(len(roots), dtype=bool)
+    for i in np.flatnonzero(roots).tolist():
+        inside[i : end[i]] = True
+    return inside
+
+
+def dom_stats(
+    blocks: Blocks, removed_tags: Iterable[str] = (), link_tags: Iterable[str] = LINK_TAGS
+) -> DomStats | None:
+    """Compute :class:`DomStats` for a segmented page, or ``None`` when it has no body."""
+    walk = dom_walk(blocks)
+    if walk is None:
+        return None
+    removed_tags = frozenset(removed_tags)
+    link_tags = frozenset(link_tags)
+    tags, parent_a, end = walk.tags, walk.parent, walk.end
+    n = len(tags)
+    removed_a = _in_subtrees(walk.hidden | _among(tags, removed_tags), end)
+    is_link = _among(tags, link_tags)
+    in_link = _in_subtrees(is_link, end)
+    is_block = _among(tags, BLOCK_TAGS) & ~removed_a
+    kept = ~removed_a
+
+    owner = walk.block_owner
+    nb = len(blocks)
     chars = np.fromiter((len(t) for t in blocks.texts), dtype=np.int64, count=nb)
     valid = owner >= 0
     own = np.bincount(owner[valid], weights=chars[valid], minlength=n).astype(np.int64) * kept
@@ -167,11 +225,9 @@ def dom_stats(
 
     C = subtree_sum(own)
     T = subtree_sum(kept.astype(np.int64)) - kept
-    LC = subtree_sum(own * np.asarray(in_link, dtype=bool))
-    LT = _link_tags(parent_a, np.asarray(is_link, dtype=bool), kept, C, T, LC)
-    blocks_before = np.concatenate(([0], np.cumsum(np.asarray(is_block, dtype=np.int64))))
-    ev_start = np.asarray(start_event, dtype=np.float64)
-    ev_end = np.asarray([end_event[i] for i in range(n)], dtype=np.float64)
+    LC = subtree_sum(own * in_link)
+    LT = _link_tags(parent_a, is_link, kept, C, T, LC)
+    blocks_before = np.concatenate(([0], np.cumsum(is_block.astype(np.int64))))
     return DomStats(
         tags=tags,
         parent=parent_a,
@@ -186,8 +242,8 @@ def dom_stats(
         n_lines=int(blocks_before[-1]),
         block_owner=owner,
         block_chars=chars,
-        block_start=np.searchsorted(key, ev_start),
-        block_end=np.searchsorted(key, ev_end),
+        block_start=np.searchsorted(walk.block_key, walk.start_event),
+        block_end=np.searchsorted(walk.block_key, walk.end_event),
     )
 
 

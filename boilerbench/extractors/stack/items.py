@@ -22,11 +22,13 @@ card's title). The last one also makes the group's keep/drop decision (:func:`po
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 from lxml import etree
 
 from boilerbench.datasets.blocks import Blocks
+from boilerbench.extractors.dom_stats import dom_walk
 
 #: A group has at least this many items (the issue's "repeated three times or more").
 MIN_ITEMS = 3
@@ -55,50 +57,66 @@ _DIGITS = re.compile(r"\d+")
 
 def signature(element: etree._Element) -> str:
     """An element's tag and sorted class names with their digits dropped."""
-    tag = element.tag if isinstance(element.tag, str) else ""
-    classes = sorted({_DIGITS.sub("", c) for c in (element.get("class") or "").split()})
-    return f"{tag.lower()}.{' '.join(classes)}"
+    return _signature(element.tag if isinstance(element.tag, str) else "", element.get("class") or "")
+
+
+@lru_cache(maxsize=1 << 16)
+def _signature(tag: str, classes: str) -> str:
+    """:func:`signature` of a tag and ``class`` attribute (a page repeats a few of them many times)."""
+    names = sorted({_DIGITS.sub("", c) for c in classes.split()})
+    return f"{tag.lower()}.{' '.join(names)}"
 
 
 def item_layout(blocks: Blocks) -> np.ndarray:
     """Per block (rows): its inner item and group, its outer item and group (ids over the page,
-    -1 where the block lies in no item) and whether it lies in a link (``a``), as int32."""
+    -1 where the block lies in no item) and whether it lies in a link (``a``), as int32.
+
+    Read off the page's shared walk (:func:`~boilerbench.extractors.dom_stats.dom_walk`) by element
+    index: the elements that hold a block or contain one, up to the root (which has no siblings),
+    are grouped by parent and signature in the order the blocks' ancestor chains first meet them;
+    an item's subtree is an index range of the pre-order, so the nearest and farthest items over
+    each element are painted range by range."""
     n = len(blocks)
     out = np.full((n, LAYOUT_COLUMNS), -1, dtype=np.int32)
-    if not n:
+    walk = dom_walk(blocks)
+    if not n or walk is None:
         return out
-    chains: list[list[etree._Element]] = []
-    members: dict[tuple[int, str], list[etree._Element]] = {}
-    keep_alive: dict[int, etree._Element] = {}  # lxml proxies keep their id() only while referenced
-    for i in range(n):
-        chain = []
-        element = blocks.owner(i)
-        while element is not None and element.getparent() is not None:
-            chain.append(element)
-            keep_alive[id(element)] = element
-            element = element.getparent()
-        chains.append(chain)
-    seen: set[int] = set()
-    for chain in chains:
-        for element in chain:
-            if id(element) in seen:
-                continue
-            seen.add(id(element))
-            tag = element.tag.lower() if isinstance(element.tag, str) else ""
-            if tag and tag not in INLINE_TAGS:
-                parent = element.getparent()
-                keep_alive[id(parent)] = parent
-                members.setdefault((id(parent), signature(element)), []).append(element)
-    item_of: dict[int, tuple[int, int]] = {}
-    groups = [items for items in members.values() if len(items) >= MIN_ITEMS]
-    for g, items in enumerate(groups):
-        for element in items:
-            item_of[id(element)] = (len(item_of), g)
-    for i, chain in enumerate(chains):
-        found = [item_of[id(e)] for e in chain if id(e) in item_of]
-        if found:
-            out[i, :2], out[i, 2:4] = found[0], found[-1]
-        out[i, 4] = int(any((e.tag if isinstance(e.tag, str) else "").lower() == "a" for e in chain))
+    body = walk.elements[0]
+    # body's ancestors below the root (none on a normal page, whose body's parent is the root)
+    # come first in the pre-order, from the top down, each containing everything after it
+    above = [a for a in body.iterancestors() if a.getparent() is not None][::-1]
+    offset, size = len(above), len(above) + len(walk.elements)
+    elements = [*above, *walk.elements]
+    tags = [*((a.tag.lower() if isinstance(a.tag, str) else "") for a in above), *walk.tags]
+    parent = np.concatenate([np.arange(-1, offset - 1), np.where(walk.parent >= 0, walk.parent + offset, offset - 1)])
+    end = np.concatenate([np.full(offset, size), walk.end + offset])
+    root = 0 if body.getparent() is None else -1  # body itself when it is the root: in no chain
+    owners = walk.block_owner + offset
+    members: dict[tuple[int, str], list[int]] = {}
+    seen = np.zeros(size, dtype=bool)
+    for owner in owners.tolist():
+        element = owner
+        # an element met before was met with its ancestors: the rest of this chain is known
+        while element >= 0 and element != root and not seen[element]:
+            seen[element] = True
+            if tags[element] and tags[element] not in INLINE_TAGS:
+                members.setdefault((int(parent[element]), signature(elements[element])), []).append(element)
+            element = int(parent[element])
+    items: list[tuple[int, int, int]] = []  # (element, item, group)
+    for g, group in enumerate(m for m in members.values() if len(m) >= MIN_ITEMS):
+        items += [(element, len(items) + k, g) for k, element in enumerate(group)]
+    inner = np.full((size, 2), -1, dtype=np.int64)
+    outer = np.full((size, 2), -1, dtype=np.int64)
+    for element, item, g in sorted(items):  # deeper items paint over the ones around them
+        inner[element : end[element]] = item, g
+    for element, item, g in sorted(items, reverse=True):  # the outermost paints last
+        outer[element : end[element]] = item, g
+    link = np.zeros(size, dtype=bool)
+    for element in (k for k, tag in enumerate(tags) if tag == "a" and k != root):
+        link[element : end[element]] = True
+    out[:, 0:2] = inner[owners]
+    out[:, 2:4] = outer[owners]
+    out[:, 4] = link[owners]
     return out
 
 

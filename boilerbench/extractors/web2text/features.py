@@ -42,8 +42,7 @@ import numpy as np
 from boilerbench.cache import cached_array, code_version
 from boilerbench.datasets.blocks import Blocks
 from boilerbench.errors import import_optional
-from boilerbench.extractors.dom_stats import DomStats, dom_stats
-from boilerbench.html_tree import body_of
+from boilerbench.extractors.dom_stats import DomStats, dom_stats, dom_walk
 from boilerbench.language import justext_stoplist
 from boilerbench.tokenizer import CJK
 
@@ -481,8 +480,8 @@ def _one_hot(masks: np.ndarray, tags: tuple[str, ...]) -> np.ndarray:
 
 def _class_paths(blocks: Blocks, stats: DomStats) -> list[str]:
     """Each block's owner's path of ``tag.class`` steps (the authors' class selector)."""
-    body = body_of(blocks.root)
-    elements = list(body.iter()) if body is not None else []
+    walk = dom_walk(blocks)
+    elements = walk.elements if walk is not None else []
     steps = [f"{t}.{(el.get('class') or '').strip()}" for t, el in zip(stats.tags, elements, strict=True)]
     paths: list[str] = [""] * len(steps)
     for i, step in enumerate(steps):
