@@ -134,3 +134,14 @@ def test_no_row_of_the_store_went_stale_in_this_commit():
     except BoilerbenchError as err:  # a shallow clone has no previous commit to compare with
         pytest.skip(str(err))
     assert [r.line() for r in went_stale(candidates, previous)] == []
+
+
+def test_a_row_of_a_config_that_takes_its_target_from_another_is_vouched_for():
+    """What would fail: the target read from the config file alone (``stack_fast.yaml`` has none: its
+    defaults take the stack's), so that the check crashed on every ``stack_fast`` row."""
+    from boilerbench.configs import build, extractor_config
+    from boilerbench.experiments.model_cache import extractor_version
+
+    config = extractor_config("stack_fast")
+    params = json.dumps({k: v for k, v in sorted(config.items()) if k != "_target_"})
+    assert current_version("stack_fast", params) == extractor_version(build(config))

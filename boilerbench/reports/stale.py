@@ -25,9 +25,8 @@ from functools import cache
 from pathlib import Path
 
 import pandas as pd
-from omegaconf import OmegaConf
 
-from boilerbench.configs import CONF_DIR, build, extractor_config, extractor_names
+from boilerbench.configs import build, extractor_config, extractor_names
 from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments.model_cache import extractor_version
 
@@ -59,7 +58,8 @@ def current_version(name: str, params: str) -> str:
     if name not in extractor_names():
         raise BoilerbenchError(f"HEAD has no extractor config {name!r}")
     if params:
-        target = OmegaConf.select(OmegaConf.load(CONF_DIR / "extractor" / f"{name}.yaml"), "_target_")
+        # the composed config's target: a config may take it from another (stack_fast's defaults: stack)
+        target = extractor_config(name)["_target_"]
         return extractor_version(build({"_target_": target, **json.loads(params)}))
     return extractor_version(build(extractor_config(name)))
 
