@@ -185,5 +185,5 @@ def run_pages(items: Iterable[Item], job: Job, jobs: int = 1, page_timeout_s: fl
         return
     window = READ_AHEAD_PER_WORKER * jobs
     pages = stream_in_workers(lambda item: process(item, job), items, jobs, page_timeout_s, _name, window)
-    for item, value, ok in pages:
-        yield value if ok else failed_row(item, value)
+    for item, value, _ in pages:  # a row is a dict: what is not is the page's failure
+        yield failed_row(item, value) if isinstance(value, Exception) else value
