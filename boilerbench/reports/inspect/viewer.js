@@ -1,15 +1,25 @@
 // Sortable tables (click a header; numbers by data-value), the disagreement filter, and previous /
-// next links that follow the index's current order (kept in sessionStorage per site). No libraries.
+// next links that follow the index's current order. The order travels in the page's query
+// (?order=3.0.7: page numbers), set on the index's link as it is followed and passed on by the
+// previous / next links: no storage, whose writes a browser may commit after the next page has
+// read it. No libraries.
 (function () {
-  // the site's folder: where index.html is, from the index or from a page under pages/
-  const site = location.pathname.replace(/(index\.html|pages\/[^/]*)$/, "");
-  const orderKey = "boilerbench-viewer-order:" + site;
-  function remember(table) {
-    const files = Array.from(table.tBodies[0].rows).map((row) => row.dataset.file).filter(Boolean);
-    try {
-      if (files.length) sessionStorage.setItem(orderKey, JSON.stringify(files));
-    } catch (e) { /* storage off: the links keep the order the index opens with */ }
+  const pageNumber = (file) => {
+    const found = /page-(\d+)\.html$/.exec(file || "");
+    return found ? parseInt(found[1], 10) : -1;
+  };
+  const pageFile = (n) => "pages/page-" + String(n).padStart(5, "0") + ".html";
+  function orderQuery(table) {
+    const numbers = Array.from(table.tBodies[0].rows).map((row) => pageNumber(row.dataset.file));
+    return numbers.every((n) => n >= 0) ? "?order=" + numbers.join(".") : "";
   }
+  function carryOrder(event) {
+    const link = event.target.closest && event.target.closest("table.sortable tbody a[href]");
+    if (!link) return;
+    const href = link.getAttribute("href").split("?")[0];
+    link.setAttribute("href", href + orderQuery(link.closest("table")));
+  }
+  ["click", "auxclick", "contextmenu"].forEach((type) => document.addEventListener(type, carryOrder, true));
   function sortBy(table, col, ascending) {
     const body = table.tBodies[0];
     const numeric = table.tHead.rows[0].cells[col].dataset.sort === "num";
@@ -24,7 +34,6 @@
       return ascending ? order : -order;
     });
     rows.forEach((row) => body.appendChild(row));
-    remember(table);
     Array.from(table.tHead.rows[0].cells).forEach((th, i) => {
       th.classList.toggle("asc", i === col && ascending);
       th.classList.toggle("desc", i === col && !ascending);
@@ -37,18 +46,16 @@
     if (table.dataset.defaultSort) sortBy(table, parseInt(table.dataset.defaultSort, 10), true);
   });
   const nav = document.querySelector("nav[data-file]");
-  if (nav) {
-    let order = null;
-    try {
-      order = JSON.parse(sessionStorage.getItem(orderKey) || "null");
-    } catch (e) { order = null; }
-    const at = Array.isArray(order) ? order.indexOf(nav.dataset.file) : -1;
+  const given = /[?&]order=([\d.]+)/.exec(location.search);
+  if (nav && given) {
+    const order = given[1].split(".").map((n) => parseInt(n, 10));
+    const at = order.indexOf(pageNumber(nav.dataset.file));
     if (at >= 0) {
-      [["previous", order[at - 1]], ["next", order[at + 1]]].forEach(([id, file]) => {
+      [["previous", order[at - 1]], ["next", order[at + 1]]].forEach(([id, n]) => {
         const link = document.getElementById(id);
-        if (file) link.setAttribute("href", "../" + file);
+        if (n !== undefined) link.setAttribute("href", "../" + pageFile(n) + "?order=" + given[1]);
         else link.removeAttribute("href");
-        link.classList.toggle("hide", !file);
+        link.classList.toggle("hide", n === undefined);
       });
     }
   }
