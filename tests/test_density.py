@@ -138,3 +138,17 @@ def test_calls_with_other_options_share_one_walk_and_each_gets_its_own_counts():
     assert list(without_nav.C) == [0] * 8
     assert dom_walk(blocks) is walk and dom_walk(segment(PAGE)) is not walk
     assert list(dom_stats(blocks).LC) == [12, 8, 4, 4, 4, 0, 4, 4]
+
+
+def test_subtree_mask_covers_nested_and_adjacent_subtrees_once():
+    """A pre-order of 8 elements: 0 holds 1..7; 1 holds 2..3 (3 is its last child, so the two
+    end together at 4); 4 holds 5; 6 and 7 are leaves. What would fail: a root counted open past
+    its end (a shared end subtracted once), a root given twice closing early, or a leaf root
+    painting its following sibling."""
+    from boilerbench.extractors.dom_stats import subtree_mask
+
+    end = np.array([8, 4, 3, 4, 6, 6, 7, 8])
+    assert subtree_mask(np.array([1, 3, 3]), end).tolist() == [0, 1, 1, 1, 0, 0, 0, 0]
+    assert subtree_mask(np.array([2, 6]), end).tolist() == [0, 0, 1, 0, 0, 0, 1, 0]
+    assert subtree_mask(np.array([4, 5, 0]), end).tolist() == [1] * 8
+    assert subtree_mask(np.array([], dtype=np.int64), end).tolist() == [0] * 8

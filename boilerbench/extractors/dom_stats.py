@@ -85,10 +85,7 @@ class DomStats:
 
     def subtree_mask(self, roots: Iterable[int]) -> np.ndarray:
         """Elements inside the subtrees of ``roots`` (roots included)."""
-        mask = np.zeros(len(self), dtype=bool)
-        for i in roots:
-            mask[i : self.end[i]] = True
-        return mask
+        return subtree_mask(np.fromiter(roots, dtype=np.int64), self.end)
 
 
 @dataclass(eq=False)
@@ -188,12 +185,14 @@ def _among(tags: list[str], names: frozenset[str]) -> np.ndarray:
     return np.fromiter((tag in names for tag in tags), dtype=bool, count=len(tags))
 
 
-def _in_subtrees(roots: np.ndarray, end: np.ndarray) -> np.ndarray:
-    """The elements inside the subtrees of the elements marked in ``roots`` (them included)."""
-    inside = np.zeros(len(roots), dtype=bool)
-    for i in np.flatnonzero(roots).tolist():
-        inside[i : end[i]] = True
-    return inside
+def subtree_mask(roots: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """The elements of a pre-order walk (subtree of ``i``: ``i`` to ``end[i]``) inside the
+    subtrees of the elements ``roots`` (indices, them included): the count of roots open at each
+    element (a difference array's running sum; subtrees nest) is positive."""
+    n = len(end)
+    roots = np.unique(roots)
+    opened = np.bincount(roots, minlength=n + 1) - np.bincount(end[roots], minlength=n + 1)
+    return np.cumsum(opened[:n]) > 0
 
 
 def dom_stats(
@@ -207,9 +206,9 @@ def dom_stats(
     link_tags = frozenset(link_tags)
     tags, parent_a, end = walk.tags, walk.parent, walk.end
     n = len(tags)
-    removed_a = _in_subtrees(walk.hidden | _among(tags, removed_tags), end)
+    removed_a = subtree_mask(np.flatnonzero(walk.hidden | _among(tags, removed_tags)), end)
     is_link = _among(tags, link_tags)
-    in_link = _in_subtrees(is_link, end)
+    in_link = subtree_mask(np.flatnonzero(is_link), end)
     is_block = _among(tags, BLOCK_TAGS) & ~removed_a
     kept = ~removed_a
 

@@ -160,7 +160,8 @@ def page_matrix(
     parts = [position_features(n)]
     if group in ("all", "blocks"):
         rules = language_rules(blocks.detected_language) if text_rules == "multilingual" else WEB2TEXT_RULES
-        parts += [page_features(blocks, page.html, rules)[0], density_features(page), crf_matrix(page, vocabulary)]
+        block = page_features(blocks, page.html, rules, edges=False)[0]
+        parts += [block, density_features(page), crf_matrix(page, vocabulary)]
     if group in ("all", "votes"):
         assert votes is not None
         parts.append(vote_features(votes, blocks.word_counts.astype(np.float64)))

@@ -28,7 +28,7 @@ import numpy as np
 from lxml import etree
 
 from boilerbench.datasets.blocks import Blocks
-from boilerbench.extractors.dom_stats import dom_walk
+from boilerbench.extractors.dom_stats import dom_walk, subtree_mask
 
 #: A group has at least this many items (the issue's "repeated three times or more").
 MIN_ITEMS = 3
@@ -111,9 +111,7 @@ def item_layout(blocks: Blocks) -> np.ndarray:
         inner[element : end[element]] = item, g
     for element, item, g in sorted(items, reverse=True):  # the outermost paints last
         outer[element : end[element]] = item, g
-    link = np.zeros(size, dtype=bool)
-    for element in (k for k, tag in enumerate(tags) if tag == "a" and k != root):
-        link[element : end[element]] = True
+    link = subtree_mask(np.array([k for k, tag in enumerate(tags) if tag == "a" and k != root], np.int64), end)
     out[:, 0:2] = inner[owners]
     out[:, 2:4] = outer[owners]
     out[:, 4] = link[owners]

@@ -550,20 +550,22 @@ class Stack(WithMembers, BaseExtractor):
             builds[id(model)] = compile_trees(model.model_to_string())
         return builds[id(model)]
 
-    def probabilities(self, rows: np.ndarray, page: Page | None = None, layout: Layout | None = None) -> np.ndarray:
+    def probabilities(
+        self, rows: np.ndarray, page: Page | None = None, layout: Layout | None = None, types: np.ndarray | None = None
+    ) -> np.ndarray:
         """P(content) of each row of ``page`` (needed by the second stage, whose context is the
-        page's; ``layout``: the page's, made now when not given)."""
+        page's; ``layout``: the page's, made now when not given; ``types``: the page-type
+        classifier's probabilities of the page, computed now when the second stage reads them
+        and they are not given)."""
         p = self._predict(self.model_, rows, self.compiled_trees)
         if self.stage_two_ is None:
             return p
         assert page is not None, "the second stage needs the page"
         layout = layout or self._layout(page)
-        types = (
-            self.gate_.probabilities(self._summary(rows, layout))[None, :]
-            if self.type_features and self.gate_
-            else None
-        )
-        return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p, types)]), self.compiled_trees)
+        if self.type_features and self.gate_ and types is None:
+            types = self.gate_.probabilities(self._summary(rows, layout))
+        read = types[None, :] if self.type_features and types is not None else None
+        return self._predict(self.stage_two_, np.hstack([rows, self._context([layout], p, read)]), self.compiled_trees)
 
     def decode(self, p: np.ndarray, words: np.ndarray, decoding: str | None = None) -> np.ndarray:
         """Labels from the probabilities of blocks of ``words`` words: the threshold, the Viterbi
@@ -585,7 +587,7 @@ class Stack(WithMembers, BaseExtractor):
         ``benchmarks/speed.py`` reports): ``segment_ms`` (parse and blocks, unless the page was
         segmented before), ``members_ms`` (the members' runs and their alignment),
         ``features_ms`` (block features and vote features), ``trees_ms`` (both stages and the
-        context columns), ``decode_ms`` (page-type gate and decoding), and ``stack_ms``: all but
+        context columns, and the page-type probabilities), ``decode_ms`` (the decoding), and ``stack_ms``: all but
         the members."""
         require_fitted(self, "model_")
         clock = StageClock()
@@ -596,20 +598,20 @@ class Stack(WithMembers, BaseExtractor):
         rows = self._rows(page, votes)
         layout = self._layout(page)
         clock.lap("features_ms")
-        p = self._pool(self.probabilities(rows, page, layout), layout)
+        types = self.gate_.probabilities(self._summary(rows, layout)) if self.gate_ is not None else None
+        p = self._pool(self.probabilities(rows, page, layout, types), layout)
         clock.lap("trees_ms")
-        page_type = decoding = summary = None
-        if self.gate_ is not None:
-            summary = self._summary(rows, layout)
-            page_type = self.gate_.page_type(summary)
-            decoding = self.gate_.decoding_of(summary) if self.decoding == "by_page_type" else None
+        page_type = decoding = None
+        if self.gate_ is not None and types is not None:
+            page_type = self.gate_.type_of(types)
+            decoding = self.gate_.decoding_for(page_type) if self.decoding == "by_page_type" else None
         labels = self.decode(p, words, decoding)
         clock.lap("decode_ms")
         info: dict = clock.laps
         info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
-        if self.gate_ is not None and summary is not None:
+        if page_type is not None and types is not None:
             info["predicted_page_type"] = page_type
-            info["page_type_confidence"] = float(self.gate_.probabilities(summary).max())
+            info["page_type_confidence"] = float(types.max())
         extraction = Extraction.from_labels(page, labels, None, **info)
         extra = fallback_text(page.blocks, extraction.text) if self.product_fallback else ""
         if extra:

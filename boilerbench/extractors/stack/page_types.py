@@ -76,7 +76,11 @@ class TypeGate:
 
     def page_type(self, summary: np.ndarray) -> str:
         """The predicted type of a page from its :func:`page_summary`."""
-        return self.classes[int(np.argmax(self.probabilities(summary)))]
+        return self.type_of(self.probabilities(summary))
+
+    def type_of(self, probabilities: np.ndarray) -> str:
+        """The type of a page whose :meth:`probabilities` are ``probabilities`` (the likeliest)."""
+        return self.classes[int(np.argmax(probabilities))]
 
     def probabilities(self, summary: np.ndarray) -> np.ndarray:
         """The classifier's probability of each of :attr:`classes` (the softmax of its scores)."""
@@ -86,7 +90,11 @@ class TypeGate:
 
     def decoding_of(self, summary: np.ndarray) -> str:
         """The decoding of the page's predicted type."""
-        return self.decoding.get(self.page_type(summary), "threshold")
+        return self.decoding_for(self.page_type(summary))
+
+    def decoding_for(self, page_type: str) -> str:
+        """The decoding of pages of type ``page_type`` (the threshold where none was chosen)."""
+        return self.decoding.get(page_type, "threshold")
 
     def to_json(self) -> dict:
         return {
