@@ -76,6 +76,7 @@ from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require
 from boilerbench.extractors.derived import derive
 from boilerbench.extractors.members import WithMembers, check_members, vote_matrix
 from boilerbench.extractors.sequence import viterbi
+from boilerbench.extractors.stack.candidates import CANDIDATE_FEATURES, candidate_features
 from boilerbench.extractors.stack.compiled_trees import compile_trees
 from boilerbench.extractors.stack.features import (
     CONTEXT_FEATURES,
@@ -131,6 +132,7 @@ ADDED_PARAMS = (
     "type_evidence",
     "product_fallback",
     "type_features",
+    "main_candidate",
 )
 #: The second stage's model file: the first stage's name with this before the suffix.
 STAGE_TWO = ".stage2"
@@ -238,6 +240,7 @@ class Stack(WithMembers, BaseExtractor):
         type_evidence: bool = False,
         product_fallback: bool = False,
         type_features: bool = False,
+        main_candidate: bool = False,
     ) -> None:
         check_choice("extractor.features", features, FEATURE_GROUPS)
         check_choice("extractor.text_rules", text_rules, TEXT_RULES)
@@ -286,6 +289,7 @@ class Stack(WithMembers, BaseExtractor):
         self.type_evidence = type_evidence
         self.product_fallback = product_fallback
         self.type_features = type_features
+        self.main_candidate = main_candidate
 
     # -- members and rows -------------------------------------------------------------------
 
@@ -301,8 +305,10 @@ class Stack(WithMembers, BaseExtractor):
         """The page's feature rows, from its members' ``votes`` (run now when not given)."""
         if votes is None:
             votes = self._votes(page)
-        rows = page_matrix(page, self.features, votes, self.vocabulary_, self.text_rules)
-        return np.hstack([rows, block_evidence(page.blocks)]) if self.structured_blocks else rows
+        parts = [page_matrix(page, self.features, votes, self.vocabulary_, self.text_rules)]
+        parts += [block_evidence(page.blocks)] if self.structured_blocks else []
+        parts += [candidate_features(page.blocks)] if self.main_candidate else []
+        return np.hstack(parts) if len(parts) > 1 else parts[0]
 
     def _layout(self, page: Page) -> Layout:
         """The page's :class:`Layout` (item groups and type evidence only where the stack uses them)."""
@@ -624,6 +630,7 @@ class Stack(WithMembers, BaseExtractor):
         require_fitted(self, "model_")
         names = feature_names(self.features, list(self.members or ()), self.vocabulary_)
         names += list(BLOCK_EVIDENCE_NAMES) if self.structured_blocks else []
+        names += [f"candidate.{f}" for f in CANDIDATE_FEATURES] if self.main_candidate else []
         return names + self._context_names() if self.second_stage else names
 
     def run_info(self) -> dict:
