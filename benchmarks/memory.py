@@ -19,8 +19,9 @@ the largest RSS sampled (every 0.2 s), a lower bound, marked ``>``.
 
 With ``--extract INPUT...`` it measures ``boilerbench extract`` itself instead, over those inputs
 (files, folders; ``page`` adds the generated page), with the shipped model (``model``) or each
-of ``--extractors`` that needs no training, ``-j`` workers: the peak RSS of its largest process
-(a worker, or the main process with ``-j 1``), its seconds and its last line (the row counts).
+of ``--extractors`` (an extractor that needs no training, or a model file ``*.bbmodel``), ``-j``
+workers: the peak RSS of its largest process (a worker, or the main process with ``-j 1``), its
+seconds and its last line (the row counts).
 
 With ``--store DIR`` (``reports/results``) each extractor's row also goes into the results store,
 ``table_memory.csv``, in place of that extractor's earlier row (with the commit and the extractor's
@@ -226,9 +227,10 @@ def extract_child(command: list[str]) -> None:
 
 
 def measure_extract(inputs: list[str], name: str, jobs: int) -> dict:
-    """``boilerbench extract`` over ``inputs`` with ``name`` (``model``: the shipped model), in a
+    """``boilerbench extract`` over ``inputs`` with ``name`` (``model``: the shipped model; a path
+    ending in ``.bbmodel``: that model file; else an extractor's config), in a
     fresh process that reports its child's peak (:func:`extract_child`)."""
-    chosen = [] if name == "model" else ["--extractor", name]
+    chosen = [] if name == "model" else ["--model", name] if name.endswith(".bbmodel") else ["--extractor", name]
     command = [sys.executable, "-m", "boilerbench", "extract", "--quiet", "--format", "jsonl", "-o", os.devnull]
     command += ["-j", str(jobs), *chosen, *inputs]
     done = subprocess.run(

@@ -195,15 +195,28 @@ def subtree_mask(roots: np.ndarray, end: np.ndarray) -> np.ndarray:
     return np.cumsum(opened[:n]) > 0
 
 
+#: Each page's :class:`DomStats` by options, made once per page and options (the stack's
+#: Web2Text features and its Readability candidate read the same ones); gone with the page's
+#: blocks. Their arrays are read-only, being shared.
+_STATS: WeakKeyDictionary[Blocks, dict[tuple[frozenset[str], frozenset[str]], DomStats | None]] = WeakKeyDictionary()
+
+
 def dom_stats(
     blocks: Blocks, removed_tags: Iterable[str] = (), link_tags: Iterable[str] = LINK_TAGS
 ) -> DomStats | None:
-    """Compute :class:`DomStats` for a segmented page, or ``None`` when it has no body."""
+    """The :class:`DomStats` of a segmented page (None when it has no body), computed on the
+    first call with these options."""
+    options = (frozenset(removed_tags), frozenset(link_tags))
+    made = _STATS.setdefault(blocks, {})
+    if options not in made:
+        made[options] = _dom_stats(blocks, *options)
+    return made[options]
+
+
+def _dom_stats(blocks: Blocks, removed_tags: frozenset[str], link_tags: frozenset[str]) -> DomStats | None:
     walk = dom_walk(blocks)
     if walk is None:
         return None
-    removed_tags = frozenset(removed_tags)
-    link_tags = frozenset(link_tags)
     tags, parent_a, end = walk.tags, walk.parent, walk.end
     n = len(tags)
     removed_a = subtree_mask(np.flatnonzero(walk.hidden | _among(tags, removed_tags)), end)
@@ -227,7 +240,7 @@ def dom_stats(
     LC = subtree_sum(own * in_link)
     LT = _link_tags(parent_a, is_link, kept, C, T, LC)
     blocks_before = np.concatenate(([0], np.cumsum(is_block.astype(np.int64))))
-    return DomStats(
+    stats = DomStats(
         tags=tags,
         parent=parent_a,
         end=end,
@@ -244,6 +257,10 @@ def dom_stats(
         block_start=np.searchsorted(walk.block_key, walk.start_event),
         block_end=np.searchsorted(walk.block_key, walk.end_event),
     )
+    for value in vars(stats).values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return stats
 
 
 def _link_tags(parent: np.ndarray, is_link: np.ndarray, kept: np.ndarray, C, T, LC) -> np.ndarray:

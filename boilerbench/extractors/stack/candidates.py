@@ -28,6 +28,7 @@ which runs no member but Resiliparse, at the cost of one pass over the page's wa
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 
@@ -55,10 +56,11 @@ COMMAS = re.compile("[,\uff0c\u3001\u060c]")
 MIN_PARAGRAPH = 25
 
 
-def _class_weight(element) -> int:
+@lru_cache(maxsize=4096)
+def _class_weight(class_: str | None, id_: str | None) -> int:
     """readability-lxml's ``class_weight``: 25 per article-like and -25 per sidebar-like class or id."""
     weight = 0
-    for value in (element.get("class"), element.get("id")):
+    for value in (class_, id_):
         if value:
             weight += 25 * (bool(POSITIVE.search(value)) - bool(NEGATIVE.search(value)))
     return weight
@@ -90,7 +92,11 @@ def candidate_features(blocks: Blocks) -> np.ndarray:
     if not len(candidates):
         return out
     start = np.array(
-        [TAG_WEIGHTS.get(walk.tags[i], 0) + _class_weight(walk.elements[i]) for i in candidates.tolist()], np.float64
+        [
+            TAG_WEIGHTS.get(walk.tags[i], 0) + _class_weight(walk.elements[i].get("class"), walk.elements[i].get("id"))
+            for i in candidates.tolist()
+        ],
+        np.float64,
     )
     link_density = np.divide(stats.LC, stats.C, out=np.zeros(size), where=stats.C > 0)
     final = (score[candidates] + start) * (1 - link_density[candidates])

@@ -48,6 +48,11 @@ page-type classifier the page's schema.org types, URL words and item-group shape
 ``product_fallback`` appends a JSON-LD product description the extraction lacks
 (:mod:`boilerbench.extractors.stack.structured`).
 
+With ``main_candidate`` the block features also say whether the block lies in the element that
+Readability would take for the article, and how well its best-scored holder scores
+(:mod:`boilerbench.extractors.stack.candidates`): the one page-level structural decision that the
+block-by-block features lack, and what wins on a short article beside a long list of teasers.
+
 Backends: LightGBM (default; saved as its text model format) or scikit-learn's
 HistGradientBoostingClassifier (saved with pickle, so only load those you made). The choice of
 the default is measured in ``studies/stack_gbt.py``.
