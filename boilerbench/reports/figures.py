@@ -107,6 +107,32 @@ def pareto_front(ms: np.ndarray, quality: np.ndarray) -> np.ndarray:
     return np.array(front, dtype=int)
 
 
+#: Where a point's label may go, in points from the point (the first that overlaps no label placed before).
+LABEL_OFFSETS = ((3, 2), (3, -9), (3, 11), (3, -18), (3, 20))
+
+
+def _label_points(ax: plt.Axes, names: list[str], xs: np.ndarray, ys: np.ndarray, fontsize: float = 7) -> None:
+    """Annotate each point with its name at the first of :data:`LABEL_OFFSETS` whose box (about
+    0.6 em a character, 1.2 em high) overlaps none of the labels placed before it, so that close
+    points (trafilatura and readability) keep legible labels; the first offset where all overlap."""
+    ax.autoscale_view()
+    scale = 72 / ax.figure.dpi  # display pixels to points
+    at = ax.transData.transform(np.column_stack([xs, ys])) * scale
+    placed: list[tuple[float, float, float, float]] = []
+    for i in np.lexsort((at[:, 0], -at[:, 1])).tolist():  # top to bottom, left to right
+        width, height = 0.6 * fontsize * len(names[i]), 1.2 * fontsize
+        boxes = [(at[i, 0] + dx, at[i, 1] + dy, width, height) for dx, dy in LABEL_OFFSETS]
+        free = [k for k, b in enumerate(boxes) if not any(_overlap(b, other) for other in placed)]
+        k = free[0] if free else 0
+        placed.append(boxes[k])
+        ax.annotate(names[i], (xs[i], ys[i]), fontsize=fontsize, xytext=LABEL_OFFSETS[k], textcoords="offset points")
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    """Whether two boxes (left, bottom, width, height) overlap."""
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
 def speed_quality(runs: pd.DataFrame) -> plt.Figure:
     """Mean ms per page (log scale) against mean token F1 over the datasets' test pages, one point
     per extractor, the Pareto front drawn. Every point averages the same datasets: those of the
@@ -125,11 +151,10 @@ def speed_quality(runs: pd.DataFrame) -> plt.Figure:
     fig, ax = plt.subplots(figsize=(7.5, 5))
     ax.scatter(ms[~bound], f1[~bound], s=16)
     ax.scatter(ms[bound], f1[bound], s=16, facecolors="none", edgecolors="grey", label="bounds (not ranked)")
-    for name, x, y in zip(points.index, ms, f1, strict=True):
-        ax.annotate(name, (x, y), fontsize=7, xytext=(3, 2), textcoords="offset points")
     front = np.flatnonzero(~bound)[pareto_front(ms[~bound], f1[~bound])]
     ax.step(ms[front], f1[front], where="post", color="tab:red", lw=1.2, label="Pareto front")
     ax.set_xscale("log")
+    _label_points(ax, list(points.index), ms, f1)
     ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
     ax.set_xlabel("ms per page, one process (log scale; mean over the datasets)")
     ax.set_ylabel("mean token F1 over the datasets' test pages")
