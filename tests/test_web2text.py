@@ -14,8 +14,11 @@ from boilerbench.extractors.web2text import Web2Text
 from boilerbench.extractors.web2text.features import (
     BLOCK_FEATURES,
     EDGE_FEATURES,
+    STOPWORD_COLUMNS,
     Standardiser,
     compute_features,
+    language_rules,
+    page_features,
 )
 from boilerbench.extractors.web2text.model import _windows, viterbi
 
@@ -80,6 +83,29 @@ def test_empty_and_single_block_pages_have_well_formed_features():
     assert block.shape == (0, 128) and edge.shape == (0, 25)
     block, edge = compute_features(segment("<p>Only text.</p>"))
     assert block.shape == (1, 128) and edge.shape == (0, 25) and np.isfinite(block).all()
+
+
+def test_block_features_without_edges_are_the_same_rows_cached_apart(tmp_path):
+    """The stack reads ``page_features(..., edges=False)``: the same block rows, no edge rows,
+    stopword columns NaN for a language without a stoplist, and a cache entry of its own. What
+    would fail: edges skipped by slicing the wrong columns, the NaN columns shifted, or the
+    block-only entry read back as the full one (or the reverse)."""
+    from boilerbench.cache import set_cache_dir
+
+    html = f"<body>{NAV}<p>{STORY}</p></body>"
+    set_cache_dir(tmp_path)
+    try:
+        for rules in (language_rules("en"), language_rules("xx")):
+            for _ in range(2):  # computed, then read back from the cache
+                block, edge = page_features(segment(html), html, rules)
+                alone, none = page_features(segment(html), html, rules, edges=False)
+                assert block.shape == (6, 128) and edge.shape == (5, 25) and none.shape == (0, 25)
+                np.testing.assert_array_equal(alone, block)
+        stopword_block_columns = STOPWORD_COLUMNS[STOPWORD_COLUMNS < 128]
+        assert len(stopword_block_columns) and np.isnan(alone[:, stopword_block_columns]).all()
+        assert not np.isnan(np.delete(alone, stopword_block_columns, axis=1)).any()
+    finally:
+        set_cache_dir(None)
 
 
 def test_standardiser_uses_training_rows_only():
