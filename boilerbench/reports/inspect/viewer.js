@@ -14,10 +14,13 @@
     return numbers.every((n) => n >= 0) ? "?order=" + numbers.join(".") : "";
   }
   function carryOrder(event) {
-    const link = event.target.closest && event.target.closest("table.sortable tbody a[href]");
+    // a link in a row of the index (rows that name their page's file), as it is followed
+    const row = event.target.closest && event.target.closest("table.sortable tbody tr[data-file]");
+    const link = row && event.target.closest("a[href]");
     if (!link) return;
-    const href = link.getAttribute("href").split("?")[0];
-    link.setAttribute("href", href + orderQuery(link.closest("table")));
+    const href = link.getAttribute("href");
+    const hash = href.includes("#") ? href.slice(href.indexOf("#")) : "";
+    link.setAttribute("href", href.split(/[?#]/)[0] + orderQuery(row.closest("table")) + hash);
   }
   ["click", "auxclick", "contextmenu"].forEach((type) => document.addEventListener(type, carryOrder, true));
   function sortBy(table, col, ascending) {
