@@ -165,6 +165,32 @@ def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path
     assert _python("-m", "boilerbench.reports", str(rerun), "--base", str(tmp_path / "none.csv")).returncode == 2
 
 
+def test_a_base_row_whose_folder_now_holds_another_setting_is_replaced(experiment, tmp_path):
+    """A run redone in the same folder after its extractor gained a parameter has another
+    setting (its params differ); its old base row must not stay beside it as a second cetd row,
+    nor a base row of a deleted folder under the collected ones. What would fail: rows merged by
+    setting alone."""
+    import shutil
+
+    sweep, out, _ = experiment
+    rerun = tmp_path / "multirun"
+    folder = next(p for p in sweep.iterdir() if p.name.endswith("_cetd_plaintext"))
+    shutil.copytree(folder, rerun / "cetd")
+    summary = json.loads((rerun / "cetd" / "summary.json").read_text())
+    summary["config"]["extractor"]["new_parameter"] = False
+    (rerun / "cetd" / "summary.json").write_text(json.dumps(summary))
+    base = pd.read_csv(out / "runs.csv")
+    base.loc[base["extractor"] == "cetd", "run_dir"] = str(rerun / "cetd")
+    base.to_csv(tmp_path / "runs.csv", index=False)
+    runs = collect([rerun], base=tmp_path / "runs.csv")
+    assert sorted(runs["extractor"]) == ["all_text", "bte", "cetd"]
+    assert "new_parameter" in runs.set_index("extractor").loc["cetd", "params"]
+    # a base row of a folder under the collected ones that no longer holds a run is gone too
+    base.loc[base["extractor"] == "bte", "run_dir"] = str(rerun / "deleted")
+    base.to_csv(tmp_path / "runs.csv", index=False)
+    assert sorted(collect([rerun], base=tmp_path / "runs.csv")["extractor"]) == ["all_text", "cetd"]
+
+
 def test_markdown_and_latex_rendering():
     import pandas as pd
 

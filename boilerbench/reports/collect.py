@@ -90,10 +90,20 @@ def read_runs(path: str | Path) -> pd.DataFrame:
 
 def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd.DataFrame:
     """All runs under ``folders`` (searched recursively) and in the ``base`` runs.csv, the latest
-    of each setting kept (a run that finished later replaces the base's row)."""
-    frames = [pd.DataFrame([run_row(p) for folder in folders for p in sorted(Path(folder).rglob("summary.json"))])]
+    of each setting kept (a run that finished later replaces the base's row). The base gives the
+    runs that are not under ``folders``: a base row whose folder is under them is dropped whatever
+    its setting, since that folder now holds another run or none (a rerun whose extractor gained a
+    parameter has another setting, and its old row would otherwise stay beside it)."""
+    paths = [Path(folder) for folder in folders]
+    found = pd.DataFrame([run_row(p) for folder in paths for p in sorted(folder.rglob("summary.json"))])
+    frames = [found]
     if base is not None:
-        frames.append(read_runs(base))
+        earlier = read_runs(base)
+        if "run_dir" in earlier.columns:
+            roots = [folder.resolve() for folder in paths]
+            under = earlier["run_dir"].map(lambda d: any(Path(d).resolve().is_relative_to(r) for r in roots))
+            earlier = earlier[~under.astype(bool)]
+        frames.append(earlier)
     frames = [f for f in frames if not f.empty]
     if not frames:
         return pd.DataFrame(columns=[*KEY, "run_dir"])
