@@ -138,6 +138,10 @@ def test_calls_with_other_options_share_one_walk_and_each_gets_its_own_counts():
     assert list(without_nav.C) == [0] * 8
     assert dom_walk(blocks) is walk and dom_walk(segment(PAGE)) is not walk
     assert list(dom_stats(blocks).LC) == [12, 8, 4, 4, 4, 0, 4, 4]
+    # the same options give the same stats, computed once; shared, their arrays are read-only
+    assert dom_stats(blocks, link_tags=["p"]) is links_only
+    with pytest.raises(ValueError, match="read-only"):
+        links_only.LC[0] = 0
 
 
 def test_subtree_mask_covers_nested_and_adjacent_subtrees_once():

@@ -291,6 +291,25 @@ def test_the_oracle_is_drawn_but_kept_off_the_speed_quality_front():
     assert hollow.get_offsets().tolist() == [[1.0, 0.99]]
 
 
+def test_labels_of_close_points_take_different_offsets():
+    """trafilatura and readability sit almost on one point: their labels must not be drawn at the
+    same offset (over each other), while a point alone keeps the first offset. What would fail:
+    every label at one offset, or the overlap test never finding a clash."""
+    from boilerbench.reports.figures import LABEL_OFFSETS, speed_quality
+
+    runs = pd.DataFrame(
+        [
+            {"extractor": name, "dataset": dataset, "token.f1": f1, "ms_per_page": ms}
+            for name, f1, ms in [("trafilatura", 0.900, 25.0), ("readability", 0.901, 25.5), ("bte", 0.6, 5.0)]
+            for dataset in ("cleaneval", "dragnet")
+        ]
+    )
+    ax = speed_quality(runs).axes[0]
+    offsets = {a.get_text(): tuple(a.xyann) for a in ax.texts}
+    assert offsets["trafilatura"] != offsets["readability"]
+    assert offsets["bte"] == LABEL_OFFSETS[0] and offsets["readability"] == LABEL_OFFSETS[0]
+
+
 def test_the_speed_quality_figure_reads_its_own_end_to_end_runs_before_the_table_runs():
     """What would fail: the figure's own runs of the headline stacks dropped as trained elsewhere
     (they are trained on the mixture), or the table's stack run (its members' votes read from the
