@@ -93,7 +93,8 @@ def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd
     of each setting kept (a run that finished later replaces the base's row). The base gives the
     runs that are not under ``folders``: a base row whose folder is under them is dropped whatever
     its setting, since that folder now holds another run or none (a rerun whose extractor gained a
-    parameter has another setting, and its old row would otherwise stay beside it)."""
+    parameter has another setting, and its old row would otherwise stay beside it), and so is a
+    base row that a collected run supersedes (:func:`superseded`)."""
     paths = [Path(folder) for folder in folders]
     found = pd.DataFrame([run_row(p) for folder in paths for p in sorted(folder.rglob("summary.json"))])
     frames = [found]
@@ -103,6 +104,8 @@ def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd
             roots = [folder.resolve() for folder in paths]
             under = earlier["run_dir"].map(lambda d: any(Path(d).resolve().is_relative_to(r) for r in roots))
             earlier = earlier[~under.astype(bool)]
+        if not found.empty:
+            earlier = earlier[~superseded(earlier, found)]
         frames.append(earlier)
     frames = [f for f in frames if not f.empty]
     if not frames:
@@ -111,6 +114,40 @@ def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd
     frame = frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
     frame = frame.sort_values("finished_at", kind="stable")
     return frame.drop_duplicates(subset=list(KEY), keep="last").reset_index(drop=True)
+
+
+def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
+    """Which ``earlier`` rows a ``found`` run supersedes: one of the same report, extractor and
+    dataset whose split and training data the row leaves blank (rows rebuilt from an old table,
+    which did not record them) or shares, and, where the row records the code version it came
+    from, the same protocol and every parameter of the row the same in the run, which may have
+    more (the extractor gained parameters, added with defaults that keep its output, since the row
+    was written; a parameter whose value differs makes another setting, which stays). A row that
+    records no code version predates the provenance: whatever it recorded of its protocol and
+    parameters describes how an older version of the experiment ran, and the run that the
+    experiment makes now replaces it."""
+
+    def params(text: object) -> dict:
+        return json.loads(text) if isinstance(text, str) and text else {}
+
+    def covers(row: pd.Series, run: pd.Series) -> bool:
+        if any(str(row.get(k) or "") not in ("", str(run[k])) for k in ("split", "trained_on")):
+            return False
+        if not str(row.get("code_version") or ""):
+            return True
+        other = params(run["params"])
+        return str(row.get("protocol")) == str(run["protocol"]) and all(
+            k in other and other[k] == v for k, v in params(row.get("params")).items()
+        )
+
+    runs: dict[tuple[str, ...], list[pd.Series]] = {}
+    for _, run in found.iterrows():
+        runs.setdefault((str(run["report"]), str(run["extractor"]), str(run["dataset"])), []).append(run)
+    flags = [
+        any(covers(row, run) for run in runs.get((str(row["report"]), str(row["extractor"]), str(row["dataset"])), []))
+        for _, row in earlier.iterrows()
+    ]
+    return pd.Series(flags, index=earlier.index, dtype=bool)
 
 
 def pages(run_dir: str | Path) -> pd.DataFrame:
