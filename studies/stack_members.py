@@ -15,7 +15,10 @@ page-type gate optimises; close to, not equal to, the runner's token F1), with i
 difference to the five-member model and a page-bootstrap 95 % interval. The second stage and
 the page-type decoding are left out: seven full fits would take an hour on a shared machine.
 
-    BOILERBENCH_DATA=../shared/datasets python -m studies.stack_members
+    BOILERBENCH_DATA=../shared/datasets python -m studies.stack_members [--extra cetd,kimatu,bte]
+
+``--extra``: cheap heuristics that are no members, each tried as a second member of the fast
+configuration's set (Resiliparse alone, no CRF features) against that set alone.
 """
 
 from __future__ import annotations
@@ -40,8 +43,14 @@ from boilerbench.extractors.stack.page_types import word_f1
 MEMBERS = ("trafilatura", "readability", "justext", "boilerpipe", "resiliparse")
 
 
-def variants() -> dict[str, tuple[tuple[str, ...], bool]]:
-    """Each variant's members, and whether it keeps the CRF features."""
+def variants(extra: tuple[str, ...] = ()) -> dict[str, tuple[tuple[str, ...], bool]]:
+    """Each variant's members, and whether it keeps the CRF features, the first the base the
+    others are compared with. With ``extra`` members (cheap heuristics that are no members
+    today): the fast configuration's set (``conf/extractor/stack_fast.yaml``: Resiliparse alone,
+    no CRF features), then each extra added to it."""
+    if extra:
+        fast = {"resiliparse only, no CRF features": (("resiliparse",), False)}
+        return fast | {f"resiliparse + {m}, no CRF features": (("resiliparse", m), False) for m in extra}
     out = {"all five": (MEMBERS, True)}
     out.update({f"without {m}": (tuple(x for x in MEMBERS if x != m), True) for m in MEMBERS})
     out["resiliparse only"] = (("resiliparse",), True)
@@ -65,7 +74,10 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cache-dir", default=".cache/boilerbench")
     parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--extra", default="", help="comma-separated extractors tried as a second cheap member")
     args = parser.parse_args(argv)
+    extra = tuple(m for m in args.extra.split(",") if m)
+    members = MEMBERS + extra
     set_cache_dir(args.cache_dir)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
@@ -74,7 +86,7 @@ def main(argv: list[str]) -> int:
                 "+headline=stack",
                 "dataset=wcxb",
                 "paths.root_dir=.",
-                f"extractor/members=[{','.join(MEMBERS)}]",
+                f"extractor/members=[{','.join(members)}]",
             ],
         )
     split, _, _ = mixture_split(cfg, build(cfg.dataset).load(), [str(e) for e in cfg.train_on], str(cfg.train_weights))
@@ -87,11 +99,13 @@ def main(argv: list[str]) -> int:
     Xv, yv, wv, held = stack._dataset(split.validation)
     seconds = time.perf_counter() - start
     print(f"rows: {len(y)} training, {len(yv)} validation blocks ({len(held)} pages), built in {seconds:.0f} s")
-    names = feature_names("all", MEMBERS, stack.vocabulary_)
+    names = feature_names("all", members, stack.vocabulary_)
     rng = np.random.default_rng(0)
     draws = rng.integers(0, len(held), (args.resamples, len(held)))
     base = None
-    for name, (kept, crf) in variants().items():
+    tried = variants(extra)
+    first = next(iter(tried))
+    for name, (kept, crf) in tried.items():
         trees = stack._fit_trees(columns(names, X, kept, crf), y, w, columns(names, Xv, kept, crf), yv, wv)
         p = stack._predict(trees, columns(names, Xv, kept, crf))
         pages = zip(split_pages(p, held), split_pages(yv, held), held, strict=True)
@@ -100,7 +114,7 @@ def main(argv: list[str]) -> int:
         diff = f1 - base
         low, high = np.percentile(diff[draws].mean(axis=1), [2.5, 97.5])
         print(
-            f"  {name:<28} word F1 {f1.mean():.4f}   vs all five {diff.mean():+.4f} [{low:+.4f}, {high:+.4f}]"
+            f"  {name:<28} word F1 {f1.mean():.4f}   vs {first} {diff.mean():+.4f} [{low:+.4f}, {high:+.4f}]"
             f"   trees {stack._n_trees(trees)}"
         )
     return 0
