@@ -192,6 +192,15 @@ def test_a_base_row_whose_folder_now_holds_another_setting_is_replaced(experimen
     assert sorted(collect([rerun], base=tmp_path / "runs.csv")["extractor"]) == ["all_text", "cetd"]
 
 
+def test_members_given_by_name_are_the_same_value_as_the_same_members_nested():
+    from boilerbench.reports.collect import same_value
+
+    nested = {"trafilatura": {"_target_": "T"}, "resiliparse": {"_target_": "R"}}
+    assert same_value(["trafilatura", "resiliparse"], nested) and same_value(0.5, 0.5)
+    assert not same_value(["resiliparse", "trafilatura"], nested) and not same_value(["trafilatura"], nested)
+    assert not same_value("English", "auto")
+
+
 def test_a_collected_run_supersedes_older_rows_of_its_setting_and_not_other_settings(experiment, tmp_path):
     """Rows of the same report, extractor and dataset: one rebuilt from an old table (no code
     version, split or parameters, another protocol name), one written before cetd gained a
@@ -215,9 +224,14 @@ def test_a_collected_run_supersedes_older_rows_of_its_setting_and_not_other_sett
             {**cetd.to_dict(), "params": fewer, "code_version": "v0", "protocol": "mixture"},
             {**cetd.to_dict(), "split": "another", "code_version": ""},
             {**cetd.to_dict(), "extractor": "scedd", "code_version": ""},
+            {**cetd.to_dict(), "extractor": "html_to_text", "code_version": ""},
         ]
     )
-    assert superseded(rows, found).tolist() == [True, True, False, False, False, False]
+    assert superseded(rows, found).tolist() == [True, True, False, False, False, False, False]
+    # a row under a former name (html_to_text, renamed inscriptis) is one of the new name's
+    renamed = found.assign(extractor=found["extractor"].replace({"cetd": "inscriptis"}))
+    assert superseded(rows, renamed).tolist() == [False] * 6 + [True]
+    rows = rows.iloc[:6]
     rows.assign(run_dir="an old table").to_csv(tmp_path / "runs.csv", index=False)
     merged = collect([sweep], base=tmp_path / "runs.csv")
     assert sorted(merged["extractor"]) == ["all_text", "bte", "cetd", "cetd", "cetd", "cetd", "scedd"]

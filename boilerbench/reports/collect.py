@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from boilerbench.conf import RENAMED
 from boilerbench.experiments.results import RunFileError, legacy_protocol_name, protocol_name, read_pages, read_summary
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
@@ -116,6 +117,13 @@ def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd
     return frame.drop_duplicates(subset=list(KEY), keep="last").reset_index(drop=True)
 
 
+def same_value(earlier: object, now: object) -> bool:
+    """Whether a parameter's value in an earlier row is its value now: equal, or the names of an
+    ensemble's or a stack's members, as rows gave them before members were nested configs
+    (name: config), the same names in the same order."""
+    return earlier == now or (isinstance(earlier, list) and isinstance(now, dict) and earlier == list(now))
+
+
 def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
     """Which ``earlier`` rows a ``found`` run supersedes: one of the same report, extractor and
     dataset whose split and training data the row leaves blank (rows rebuilt from an old table,
@@ -125,7 +133,8 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
     was written; a parameter whose value differs makes another setting, which stays). A row that
     records no code version predates the provenance: whatever it recorded of its protocol and
     parameters describes how an older version of the experiment ran, and the run that the
-    experiment makes now replaces it."""
+    experiment makes now replaces it. A row under an extractor's former name
+    (:data:`boilerbench.conf.RENAMED`) is one of the extractor under its new name."""
 
     def params(text: object) -> dict:
         return json.loads(text) if isinstance(text, str) and text else {}
@@ -137,14 +146,20 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
             return True
         other = params(run["params"])
         return str(row.get("protocol")) == str(run["protocol"]) and all(
-            k in other and other[k] == v for k, v in params(row.get("params")).items()
+            k in other and same_value(v, other[k]) for k, v in params(row.get("params")).items()
         )
 
     runs: dict[tuple[str, ...], list[pd.Series]] = {}
     for _, run in found.iterrows():
         runs.setdefault((str(run["report"]), str(run["extractor"]), str(run["dataset"])), []).append(run)
+    renamed = RENAMED["extractor"]
     flags = [
-        any(covers(row, run) for run in runs.get((str(row["report"]), str(row["extractor"]), str(row["dataset"])), []))
+        any(
+            covers(row, run)
+            for run in runs.get(
+                (str(row["report"]), renamed.get(str(row["extractor"]), str(row["extractor"])), str(row["dataset"])), []
+            )
+        )
         for _, row in earlier.iterrows()
     ]
     return pd.Series(flags, index=earlier.index, dtype=bool)
