@@ -149,19 +149,14 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
             k in other and same_value(v, other[k]) for k, v in params(row.get("params")).items()
         )
 
-    runs: dict[tuple[str, ...], list[pd.Series]] = {}
+    def setting(row: pd.Series) -> tuple[str, str, str]:
+        extractor = str(row["extractor"])
+        return str(row["report"]), RENAMED["extractor"].get(extractor, extractor), str(row["dataset"])
+
+    runs: dict[tuple[str, str, str], list[pd.Series]] = {}
     for _, run in found.iterrows():
-        runs.setdefault((str(run["report"]), str(run["extractor"]), str(run["dataset"])), []).append(run)
-    renamed = RENAMED["extractor"]
-    flags = [
-        any(
-            covers(row, run)
-            for run in runs.get(
-                (str(row["report"]), renamed.get(str(row["extractor"]), str(row["extractor"])), str(row["dataset"])), []
-            )
-        )
-        for _, row in earlier.iterrows()
-    ]
+        runs.setdefault(setting(run), []).append(run)
+    flags = [any(covers(row, run) for run in runs.get(setting(row), [])) for _, row in earlier.iterrows()]
     return pd.Series(flags, index=earlier.index, dtype=bool)
 
 
