@@ -6,11 +6,13 @@ import os
 import subprocess
 import sys
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import PROJECT, write_pairs
 
+from boilerbench.reports.__main__ import FIGURE_FORMATS, figure_bytes
 from boilerbench.reports.collect import collect
 from boilerbench.reports.figures import pareto_front
 from boilerbench.reports.tables import Table, fmt
@@ -114,6 +116,21 @@ def test_missing_runs_are_reported_not_skipped(experiment):
     # figure only from its own (end-to-end timings), so it is missing here
     assert (out / "fig_score_distributions.png").stat().st_size > 10_000
     assert not (out / "fig_speed_quality.png").exists() and "| fig_speed_quality | **missing**" in index
+
+
+def test_figures_are_written_as_png_pdf_and_svg_the_same_bytes_twice(experiment):
+    """A rebuilt figure diffs as unchanged: without the dates and random ids matplotlib stamps
+    by default, two writes of the same figure are the same bytes in every format."""
+    _, out, _ = experiment
+    figure = plt.figure()
+    figure.gca().plot([0, 1], [1, 0])
+    for kind in FIGURE_FORMATS:
+        assert figure_bytes(figure, kind) == figure_bytes(figure, kind), kind
+    plt.close(figure)
+    svg = (out / "fig_score_distributions.svg").read_text()
+    assert svg.startswith("<?xml") and "<svg" in svg and "<dc:date>" not in svg
+    assert (out / "fig_score_distributions.pdf").read_bytes().startswith(b"%PDF")
+    assert b"CreationDate" not in (out / "fig_score_distributions.pdf").read_bytes()
 
 
 def test_latest_run_of_a_setting_wins(experiment, tmp_path):

@@ -36,6 +36,22 @@ from boilerbench.reports.provenance import with_provenance
 from boilerbench.reports.regeneration import regeneration_note
 from boilerbench.reports.tables import Table
 
+#: A figure's files: PNG for pages, PDF for papers, SVG for the web (scales, diffs as text).
+FIGURE_FORMATS = ("png", "pdf", "svg")
+
+#: The metadata key that would stamp each format with the time it was written.
+_DATE_KEY = {"pdf": "CreationDate", "svg": "Date"}
+
+
+def figure_bytes(figure: plt.Figure, fmt: str) -> bytes:
+    """``figure`` as a ``fmt`` file, the same bytes for the same figure: no creation date, and
+    SVG's element ids salted with a constant rather than a random one."""
+    buf = io.BytesIO()
+    metadata = {_DATE_KEY[fmt]: None} if fmt in _DATE_KEY else None
+    with plt.rc_context({"svg.hashsalt": "boilerbench"}):
+        figure.savefig(buf, format=fmt, dpi=150, metadata=metadata)
+    return buf.getvalue()
+
 
 def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[str, str]:
     """Build every artefact into ``out``; returns each one's status (``written`` or ``missing: ...``)."""
@@ -67,10 +83,8 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
             files = [f"{artefact.name}.md", f"{artefact.name}.tex", f"{artefact.name}.csv"]
         else:
             files = []
-            for fmt in ("png", "pdf"):
-                buf = io.BytesIO()
-                result.savefig(buf, format=fmt, dpi=150)
-                atomic_write_bytes(out / f"{artefact.name}.{fmt}", buf.getvalue())
+            for fmt in FIGURE_FORMATS:
+                atomic_write_bytes(out / f"{artefact.name}.{fmt}", figure_bytes(result, fmt))
                 files.append(f"{artefact.name}.{fmt}")
             plt.close(result)
         status[artefact.name] = "written"

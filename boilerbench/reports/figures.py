@@ -1,4 +1,4 @@
-"""The figures, with matplotlib (PNG and PDF). Each function takes the runs it needs and
+"""The figures, with matplotlib (PNG, PDF and SVG). Each function takes the runs it needs and
 returns a figure, or raises :class:`MissingRuns` naming what is missing."""
 
 from __future__ import annotations
