@@ -423,6 +423,76 @@ def test_every_row_says_which_run_and_code_it_came_from(experiment):
     assert budget.loc["table_cleaneval", "runs"] == budget.loc["total", "runs"] == 3
     assert budget.loc["table_cleaneval", "CPU h"] == pytest.approx(cpu / 3600)
     assert budget.loc["total", "peak RSS MiB"] == max(s["resources"]["peak_rss_mb"] for s in summaries.values())
+    # the sweep ran its three jobs one after another (Hydra's basic launcher): its wall time spans them all
+    sweeps = pd.read_csv(out / "sweeps.csv")
+    assert list(sweeps["sweep"]) == [str(sweep)] and list(sweeps["launcher"]) == ["basic"]
+    assert sweeps.loc[0, "jobs"] == 3 and sweeps.loc[0, "cpu_s"] == pytest.approx(cpu)
+    # (finished_at is to the second, so each end may read up to a second early)
+    assert sweeps.loc[0, "wall_s"] >= sum(s["timing"]["wall_s"] for s in summaries.values()) - 2
+    assert budget.loc["table_cleaneval", "wall h (basic)"] == pytest.approx(sweeps.loc[0, "wall_s"] / 3600)
+
+
+def _sweep_run(sweep, launcher, report, finished, wall_s, cpu_s=1.0):
+    return {
+        "sweep": sweep,
+        "launcher": launcher,
+        "report": report,
+        "finished_at": finished,
+        "wall_s": wall_s,
+        "cpu_s": cpu_s,
+        "peak_rss_mb": 100.0,
+        "fit_s": 0.0,
+    }
+
+
+def test_an_experiment_run_two_ways_shows_each_launchers_wall_time():
+    from boilerbench.reports.budget import table_budget
+    from boilerbench.reports.collect import sweep_rows
+
+    runs = pd.DataFrame(
+        [
+            # two jobs side by side: 10:00:00-10:01:40 and 10:00:30-10:02:00, so 120 s, not 160 s
+            _sweep_run("/m/local", "joblib, 2 jobs", "table_x", "2026-11-27T10:01:40+00:00", 100.0),
+            _sweep_run("/m/local", "joblib, 2 jobs", "table_x", "2026-11-27T10:02:00+00:00", 90.0),
+            # the same experiment on a cluster: one job from 11:00:00 to 11:01:00
+            _sweep_run("/m/cluster", "dask, 2 workers", "table_x", "2026-11-27T11:01:00+00:00", 60.0),
+            # another experiment's sweep, and a run that never recorded when it finished
+            _sweep_run("/m/other", "joblib, 2 jobs", "table_y", "2026-11-27T12:00:36+00:00", 36.0),
+            _sweep_run("/m/other", "joblib, 2 jobs", "table_y", "", 99.0),
+        ]
+    )
+    sweeps = sweep_rows(runs).set_index("sweep")
+    assert sweeps["wall_s"].to_dict() == {"/m/cluster": 60.0, "/m/local": 120.0, "/m/other": 36.0}
+    assert sweeps.loc["/m/local", "started_at"] == "2026-11-27T10:00:00+00:00"
+    assert sweeps["jobs"].to_dict() == {"/m/cluster": 1, "/m/local": 2, "/m/other": 1}
+    budget = table_budget(runs, sweeps.reset_index()).numbers.set_index("experiment")
+    assert budget.loc["table_x", "wall h (joblib, 2 jobs)"] == pytest.approx(120 / 3600)
+    assert budget.loc["table_x", "wall h (dask, 2 workers)"] == pytest.approx(60 / 3600)
+    assert np.isnan(budget.loc["table_y", "wall h (dask, 2 workers)"])
+    assert budget.loc["total", "wall h (joblib, 2 jobs)"] == pytest.approx(156 / 3600)
+
+
+def test_the_launcher_is_read_from_the_runs_hydra_config(tmp_path):
+    from boilerbench.reports.collect import launched
+
+    def job(name, hydra):
+        folder = tmp_path / name / "0_job"
+        (folder / ".hydra").mkdir(parents=True)
+        (folder / ".hydra" / "hydra.yaml").write_text(json.dumps({"hydra": hydra}))
+        return folder
+
+    joblib = {"_target_": "hydra_plugins.hydra_joblib_launcher.joblib_launcher.JoblibLauncher", "n_jobs": "${n_jobs}"}
+    dask = {"_target_": "hydra_plugins.boilerbench_dask_launcher.dask_launcher.DaskLauncher", "n_workers": 2}
+    remote = {**dask, "address": "tcp://10.0.0.1:8786"}
+    assert launched(job("a", {"mode": "MULTIRUN", "launcher": joblib}), {"n_jobs": 4}) == (
+        str(tmp_path / "a"),
+        "joblib, 4 jobs",
+    )
+    assert launched(job("b", {"mode": "MULTIRUN", "launcher": dask}), {})[1] == "dask, 2 workers"
+    assert launched(job("c", {"mode": "MULTIRUN", "launcher": remote}), {})[1] == "dask at tcp://10.0.0.1:8786"
+    single = job("d", {"mode": "RUN", "launcher": joblib})
+    assert launched(single, {}) == (str(single), "single")
+    assert launched(tmp_path / "nowhere", {}) == (str(tmp_path / "nowhere"), "")
 
 
 def test_a_matrix_row_names_every_run_behind_it():
@@ -455,4 +525,4 @@ def test_the_budget_of_runs_that_recorded_no_resources_is_missing():
     # rows of an older runs.csv: no cpu_s column at all, or one with no value
     for runs in (pd.DataFrame({"report": ["table_x"]}), pd.DataFrame({"report": ["table_x"], "cpu_s": [None]})):
         with pytest.raises(MissingRuns, match="recorded their CPU time"):
-            table_budget(runs)
+            table_budget(runs, pd.DataFrame(columns=["sweep", "report", "launcher", "wall_s"]))

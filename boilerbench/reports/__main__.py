@@ -30,7 +30,7 @@ import matplotlib.pyplot as plt
 
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.reports.artefacts import ARTEFACTS, experiments_to_run
-from boilerbench.reports.collect import collect, read_runs
+from boilerbench.reports.collect import gather, read_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.provenance import with_provenance
 from boilerbench.reports.regeneration import regeneration_note
@@ -56,14 +56,15 @@ def figure_bytes(figure: plt.Figure, fmt: str) -> bytes:
 def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[str, str]:
     """Build every artefact into ``out``; returns each one's status (``written`` or ``missing: ...``)."""
     out.mkdir(parents=True, exist_ok=True)
-    runs = collect(run_dirs, base)
+    runs, sweeps = gather(run_dirs, base)
     atomic_write_text(out / "runs.csv", runs.to_csv(index=False))
+    atomic_write_text(out / "sweeps.csv", sweeps.to_csv(index=False))
     status: dict[str, str] = {}
     index = [
         "# boilerbench reports",
         "",
         f"Built from the runs under: {', '.join(run_dirs)}{f' and in {base}' if base else ''} ({len(runs)} runs: "
-        "[runs.csv](runs.csv)).",
+        "[runs.csv](runs.csv); the sweeps they ran in: [sweeps.csv](sweeps.csv)).",
         "",
         "| artefact | files | runs | regenerate |",
         "|---|---|---|---|",
@@ -71,7 +72,7 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
     for artefact in ARTEFACTS:
         tagged = artefact.runs(runs)
         try:
-            result = artefact.build(tagged)
+            result = artefact.build(tagged, sweeps) if artefact.reads_sweeps else artefact.build(tagged)
         except MissingRuns as err:
             status[artefact.name] = f"missing: {err}"
             index.append(f"| {artefact.name} | **missing**: no {err} | 0 | `{artefact.command}` |")

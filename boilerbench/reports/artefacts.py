@@ -32,8 +32,10 @@ class Artefact:
     name: str
     kind: str
     experiments: tuple[str, ...]
-    build: Callable[[pd.DataFrame], Table | figures.plt.Figure]
+    build: Callable[..., Table | figures.plt.Figure]
     optional: tuple[str, ...] = ()
+    #: whether ``build`` also takes the sweeps the runs ran in (``sweeps.csv``)
+    reads_sweeps: bool = False
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -153,7 +155,7 @@ ARTEFACTS = (
     ),
     Artefact("table_strata", "table", TABLE_RUNS, lambda r: strata.table_strata(_default_runs(r))),
     Artefact("fig_strata", "figure", TABLE_RUNS, lambda r: strata.fig_strata(_default_runs(r))),
-    Artefact("table_budget", "table", (), table_budget),
+    Artefact("table_budget", "table", (), table_budget, reads_sweeps=True),
 )
 
 

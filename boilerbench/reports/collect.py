@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
+import yaml
 
 from boilerbench.conf import RENAMED
 from boilerbench.experiments.results import RunFileError, legacy_protocol_name, protocol_name, read_pages, read_summary
@@ -20,7 +22,10 @@ KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "par
 #: empty in rows of runs that predate them.
 PROVENANCE = ("run_key", "code_version")
 #: Text columns of a run row (the rest are numbers).
-TEXT = (*KEY, "run_dir", "finished_at", *PROVENANCE)
+TEXT = (*KEY, "run_dir", "finished_at", *PROVENANCE, "sweep", "launcher")
+#: The columns of ``sweeps.csv``: one row per Hydra sweep folder (or single run), what launched
+#: its jobs, how many, and when the first began and the last ended.
+SWEEP_COLUMNS = ("sweep", "report", "launcher", "jobs", "started_at", "finished_at", "wall_s", "cpu_s")
 
 
 class MissingRuns(Exception):
@@ -42,8 +47,11 @@ def run_row(path: Path) -> dict:
     summary = read_summary(path)
     config = summary.get("config", {})
     params = {k: v for k, v in config.get("extractor", {}).items() if k != "_target_"}
+    sweep, launcher = launched(path.parent, config)
     row = {
         "run_dir": str(path.parent),
+        "sweep": sweep,
+        "launcher": launcher,
         "report": config.get("report") or "",
         "extractor": summary["extractor"],
         "dataset": summary["dataset"],
@@ -77,6 +85,83 @@ def run_row(path: Path) -> dict:
     return row
 
 
+def launched(run_dir: Path, config: dict) -> tuple[str, str]:
+    """The folder a run's sweep wrote into (the run's own folder for a single run) and what
+    launched its job (``joblib, 2 jobs``, ``dask, 2 workers``, ``dask at tcp://...``, ``slurm``,
+    ``single``), from the run's ``.hydra/hydra.yaml``; blank where that file is not there."""
+    try:
+        hydra = yaml.safe_load((run_dir / ".hydra" / "hydra.yaml").read_text(encoding="utf-8"))["hydra"]
+    except (OSError, KeyError, TypeError, yaml.YAMLError):
+        return str(run_dir), ""
+    if hydra.get("mode") != "MULTIRUN":
+        return str(run_dir), "single"
+    launcher = hydra.get("launcher") or {}
+    name = str(launcher.get("_target_", "")).rsplit(".", 1)[-1].removesuffix("Launcher").lower() or "basic"
+    jobs = launcher.get("n_jobs", launcher.get("n_workers"))
+    if isinstance(jobs, str) and jobs.startswith("${"):
+        jobs = config.get(jobs.strip("${}"))
+    where = (
+        f" at {launcher['address']}"
+        if launcher.get("address")
+        else f", {jobs} {'workers' if 'n_workers' in launcher else 'jobs'}"
+        if jobs
+        else ""
+    )
+    return str(run_dir.parent), f"{name}{where}"
+
+
+def sweep_rows(runs: pd.DataFrame) -> pd.DataFrame:
+    """One row per sweep of ``runs`` (:data:`SWEEP_COLUMNS`): its jobs' wall time from the first
+    one's start (its end less its own wall time) to the last one's end, and their CPU time summed."""
+    if runs.empty or "sweep" not in runs.columns:
+        return pd.DataFrame(columns=list(SWEEP_COLUMNS))
+    rows = []
+    for (sweep, launcher), part in runs[runs["finished_at"] != ""].groupby(["sweep", "launcher"], sort=True):
+        ends = [datetime.fromisoformat(t) for t in part["finished_at"]]
+        walls = pd.to_numeric(part["wall_s"], errors="coerce").fillna(0.0)
+        starts = [end - timedelta(seconds=float(w)) for end, w in zip(ends, walls, strict=True)]
+        rows.append(
+            {
+                "sweep": sweep,
+                "report": part["report"].mode().iloc[0],
+                "launcher": launcher,
+                "jobs": len(part),
+                "started_at": min(starts).isoformat(timespec="seconds"),
+                "finished_at": max(ends).isoformat(timespec="seconds"),
+                "wall_s": (max(ends) - min(starts)).total_seconds(),
+                "cpu_s": float(pd.to_numeric(part["cpu_s"], errors="coerce").sum(min_count=1)),
+            }
+        )
+    return pd.DataFrame(rows, columns=list(SWEEP_COLUMNS))
+
+
+def gather(folders: Iterable[str | Path], base: str | Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`collect`'s runs and the sweeps they ran in (:func:`sweep_rows`): those of every run
+    found under ``folders``, superseded or not (a sweep's time is what it took), and the rows of
+    the ``sweeps.csv`` beside ``base`` whose folders are not under ``folders``."""
+    paths = [Path(folder) for folder in folders]
+    found = _found(paths)
+    sweeps = sweep_rows(found)
+    beside = Path(base).with_name("sweeps.csv") if base is not None else None
+    if beside is not None and beside.is_file():
+        earlier = pd.read_csv(beside, dtype={"sweep": str, "report": str, "launcher": str}).fillna(
+            {"report": "", "launcher": ""}
+        )
+        earlier = earlier[~_under(earlier["sweep"], paths)]
+        sweeps = pd.concat([f for f in (earlier, sweeps) if not f.empty], ignore_index=True)
+    return _latest(found, paths, base), sweeps.reset_index(drop=True)
+
+
+def _found(paths: list[Path]) -> pd.DataFrame:
+    return pd.DataFrame([run_row(p) for folder in paths for p in sorted(folder.rglob("summary.json"))])
+
+
+def _under(folders: pd.Series, roots: list[Path]) -> pd.Series:
+    """Whether each folder is under one of ``roots``."""
+    resolved = [root.resolve() for root in roots]
+    return folders.map(lambda d: any(Path(d).resolve().is_relative_to(r) for r in resolved)).astype(bool)
+
+
 def read_runs(path: str | Path) -> pd.DataFrame:
     """The run rows of an earlier build (its ``runs.csv``), the protocols of rows written before
     summaries recorded theirs (``test``, ``cross``) named as now
@@ -97,14 +182,16 @@ def collect(folders: Iterable[str | Path], base: str | Path | None = None) -> pd
     parameter has another setting, and its old row would otherwise stay beside it), and so is a
     base row that a collected run supersedes (:func:`superseded`)."""
     paths = [Path(folder) for folder in folders]
-    found = pd.DataFrame([run_row(p) for folder in paths for p in sorted(folder.rglob("summary.json"))])
+    return _latest(_found(paths), paths, base)
+
+
+def _latest(found: pd.DataFrame, paths: list[Path], base: str | Path | None) -> pd.DataFrame:
+    """:func:`collect` on the runs already read from ``paths``."""
     frames = [found]
     if base is not None:
         earlier = read_runs(base)
         if "run_dir" in earlier.columns:
-            roots = [folder.resolve() for folder in paths]
-            under = earlier["run_dir"].map(lambda d: any(Path(d).resolve().is_relative_to(r) for r in roots))
-            earlier = earlier[~under.astype(bool)]
+            earlier = earlier[~_under(earlier["run_dir"], paths)]
         if not found.empty:
             earlier = earlier[~superseded(earlier, found)]
         frames.append(earlier)
