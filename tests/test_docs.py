@@ -170,6 +170,37 @@ def test_directives_expand_to_checked_figures(store):
     assert "_target_: boilerbench.extractors.bte.BTE" in page
 
 
+def test_a_published_figure_sits_beside_our_run_on_the_papers_protocol_per_split(store):
+    runs = pd.read_csv(store.root / "runs.csv")
+    paper = pd.DataFrame(
+        {
+            "run_dir": ["multirun/c/0_bte", "multirun/c/1_bte", "multirun/c/2_bte"],
+            "report": ["table_cleaneval"] * 3,
+            "extractor": ["bte"] * 3,
+            "dataset": ["cleaneval"] * 3,
+            "split": ["web2text", "cleaneval", "web2text"],
+            "finished_at": ["2026-01-01", "2026-01-01", "2026-01-02"],
+            "block.f1": [0.791, 0.8104, 0.7932],
+        }
+    )
+    pd.concat([runs, paper], ignore_index=True).to_csv(store.root / "runs.csv", index=False)
+    store = Store(store.root)
+    page = expand("<!-- figures: bte -->\n", store)
+    assert problems(page, store) == []
+    published = figure("published", "bte/cleaneval", "block.f1", "0.8")
+    # one line per split, the later of the two web2text-split runs (row 5), none "not in the store"
+    assert (
+        f"| cleaneval (cleaneval split) | `block.f1` | {published} | {figure('runs.csv', 4, 'block.f1', '0.810')} |"
+        in page
+    )
+    assert (
+        f"| cleaneval (web2text split) | `block.f1` | {published} | {figure('runs.csv', 5, 'block.f1', '0.793')} |"
+        in page
+    )
+    assert figure("runs.csv", 3, "block.f1", "0.791") not in page
+    assert page.index("(cleaneval split)") < page.index("(web2text split)")
+
+
 def test_every_store_table_is_listed_headline_first(store):
     (store.root / "table_headline.md").write_text("### headline\n\n| a |\n|---|\n| 0.5 |\n")
     page = expand("<!-- tables-list -->", store)

@@ -33,6 +33,9 @@ CONF = Path(__file__).resolve().parents[2] / "conf"
 #: The reports whose runs give an extractor's own figures (its default settings on each dataset's
 #: test pages), in order of preference.
 OWN_REPORTS = ("table_datasets", "table_languages", "table_headline")
+#: The tables that follow the papers' own protocols (CleanEval's two splits, L3S-GN1's
+#: cross-validation, ROUGE-LSum computed): a published figure sits beside their runs first.
+PAPER_REPORTS = ("table_cleaneval", "table_l3s")
 
 VERBATIM = re.compile(r"<!-- store: (?P<file>[\w.-]+) -->\n(?P<body>.*?)<!-- /store -->", re.S)
 DIRECTIVE = re.compile(
@@ -128,21 +131,35 @@ def own_rows(extractor: str, store: Store) -> pd.DataFrame:
     return mine.drop_duplicates("dataset")
 
 
+def beside_published(extractor: str, dataset: str, store: Store) -> list[tuple[str, int | None]]:
+    """Our runs to set beside a published figure on ``dataset``, each with its label: the latest
+    run of each split in the tables that follow the papers' protocols (:data:`PAPER_REPORTS`),
+    else the run :func:`own_rows` shows, else none (``None``)."""
+    runs = store.runs
+    paper = runs[(runs["extractor"] == extractor) & (runs["dataset"] == dataset) & runs["report"].isin(PAPER_REPORTS)]
+    if not paper.empty:
+        latest = paper.sort_values("finished_at", kind="stable").drop_duplicates("split", keep="last")
+        ordered = latest.sort_values("split", kind="stable")
+        return [
+            (f"{dataset} ({split} split)", int(row)) for row, split in zip(ordered.index, ordered["split"], strict=True)
+        ]
+    ours = own_rows(extractor, store)
+    ours = ours[ours["dataset"] == dataset]
+    return [(dataset, None if ours.empty else int(ours.index[0]))]
+
+
 def published_beside_ours(extractor: str, store: Store) -> str:
     """A table of each published figure for the extractor beside ours (same dataset and metric,
-    our run of :func:`own_rows`), or a line saying there is none."""
-    rows = own_rows(extractor, store)
+    our runs of :func:`beside_published`), or a line saying there is none."""
     lines = []
     for (name, dataset), metrics in PUBLISHED.items():
         if name != extractor:
             continue
-        ours = rows[rows["dataset"] == dataset]
-        for metric, value in metrics.items():
-            pub = figure(PUBLISHED_SOURCE, f"{name}/{dataset}", metric, f"{value:g}")
-            mine = "not in the store" if ours.empty else run_figure(store, int(ours.index[0]), metric)
-            if mine == "–":
-                mine = "not in the store"
-            lines.append(f"| {dataset} | `{metric}` | {pub} | {mine} |")
+        for label, row in beside_published(extractor, dataset, store):
+            for metric, value in metrics.items():
+                pub = figure(PUBLISHED_SOURCE, f"{name}/{dataset}", metric, f"{value:g}")
+                mine = "–" if row is None else run_figure(store, row, metric)
+                lines.append(f"| {label} | `{metric}` | {pub} | {'not in the store' if mine == '–' else mine} |")
     if not lines:
         return "No published figure of this system is held against ours (`boilerbench/reports/published.py`)."
     head = "| dataset | metric | published | ours [95 % interval] |\n|---|---|---|---|"
