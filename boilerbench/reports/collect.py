@@ -166,7 +166,7 @@ def read_runs(path: str | Path) -> pd.DataFrame:
     """The run rows of an earlier build (its ``runs.csv``), the protocols of rows written before
     summaries recorded theirs (``test``, ``cross``) named as now
     (:func:`boilerbench.experiments.results.legacy_protocol_name`)."""
-    frame = pd.read_csv(path, dtype=dict.fromkeys(TEXT, str))
+    frame = pd.read_csv(path, dtype=dict.fromkeys(TEXT, str), low_memory=False)
     frame = frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
     if "protocol" in frame.columns:
         trained = frame["trained_on"] if "trained_on" in frame.columns else pd.Series("", index=frame.index)
