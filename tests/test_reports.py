@@ -254,6 +254,23 @@ def test_a_collected_run_supersedes_older_rows_of_its_setting_and_not_other_sett
     assert sorted(merged["extractor"]) == ["all_text", "bte", "cetd", "cetd", "cetd", "cetd", "scedd"]
 
 
+def test_rows_of_an_earlier_version_read_with_todays_names(tmp_path):
+    from boilerbench.reports.collect import read_runs
+
+    pd.DataFrame(
+        {
+            "report": ["table_generalization"] * 3,
+            "extractor": ["crf"] * 3,
+            "dataset": ["wcxb"] * 3,
+            "protocol": ["cross", "cross", "test"],
+            "trained_on": ["l3s_gn1/l3s_gn1", "mix(cleaneval,wcxb)/balanced", ""],
+        }
+    ).to_csv(tmp_path / "runs.csv", index=False)
+    rows = read_runs(tmp_path / "runs.csv")
+    assert list(rows["trained_on"]) == ["l3s_gn1/all", "mix(cleaneval,wcxb)/balanced", ""]
+    assert list(rows["protocol"]) == ["cross_dataset", "mixture", "in_domain"]
+
+
 def test_markdown_and_latex_rendering():
     import pandas as pd
 
@@ -456,20 +473,23 @@ def test_an_experiment_run_two_ways_shows_each_launchers_wall_time():
             _sweep_run("/m/local", "joblib, 2 jobs", "table_x", "2026-11-27T10:02:00+00:00", 90.0),
             # the same experiment on a cluster: one job from 11:00:00 to 11:01:00
             _sweep_run("/m/cluster", "dask, 2 workers", "table_x", "2026-11-27T11:01:00+00:00", 60.0),
-            # another experiment's sweep, and a run that never recorded when it finished
+            # another experiment's sweep in two sittings (12:00:00-12:00:36, then 14:00:00-14:00:10:
+            # 46 s, not two hours), and a run that never recorded when it finished
             _sweep_run("/m/other", "joblib, 2 jobs", "table_y", "2026-11-27T12:00:36+00:00", 36.0),
+            _sweep_run("/m/other", "joblib, 2 jobs", "table_y", "2026-11-27T14:00:10+00:00", 10.0),
             _sweep_run("/m/other", "joblib, 2 jobs", "table_y", "", 99.0),
         ]
     )
     sweeps = sweep_rows(runs).set_index("sweep")
-    assert sweeps["wall_s"].to_dict() == {"/m/cluster": 60.0, "/m/local": 120.0, "/m/other": 36.0}
+    assert sweeps["wall_s"].to_dict() == {"/m/cluster": 60.0, "/m/local": 120.0, "/m/other": 46.0}
     assert sweeps.loc["/m/local", "started_at"] == "2026-11-27T10:00:00+00:00"
-    assert sweeps["jobs"].to_dict() == {"/m/cluster": 1, "/m/local": 2, "/m/other": 1}
+    assert sweeps.loc["/m/other", "finished_at"] == "2026-11-27T14:00:10+00:00"
+    assert sweeps["jobs"].to_dict() == {"/m/cluster": 1, "/m/local": 2, "/m/other": 2}
     budget = table_budget(runs, sweeps.reset_index()).numbers.set_index("experiment")
     assert budget.loc["table_x", "wall h (joblib, 2 jobs)"] == pytest.approx(120 / 3600)
     assert budget.loc["table_x", "wall h (dask, 2 workers)"] == pytest.approx(60 / 3600)
     assert np.isnan(budget.loc["table_y", "wall h (dask, 2 workers)"])
-    assert budget.loc["total", "wall h (joblib, 2 jobs)"] == pytest.approx(156 / 3600)
+    assert budget.loc["total", "wall h (joblib, 2 jobs)"] == pytest.approx(166 / 3600)
 
 
 def test_the_launcher_is_read_from_the_runs_hydra_config(tmp_path):

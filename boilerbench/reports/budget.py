@@ -1,9 +1,9 @@
 """``table_budget``: what each experiment costs to regenerate, from ``runs.csv``: CPU-hours (user
 + system time of every job and its worker processes), the largest peak memory of a job, and the
 jobs' wall time summed (the experiment's own wall time is shorter when its jobs run side by
-side), and that wall time itself per launcher: each of its sweeps from the first job's start to
-the last one's end (``sweeps.csv``, :func:`boilerbench.reports.collect.sweep_rows`), summed, so
-the same experiment run two jobs at a time on this machine and on a Dask cluster shows both.
+side), and that wall time itself per launcher: the time during which at least one of its jobs
+ran (``sweeps.csv``, :func:`boilerbench.reports.collect.sweep_rows`), so the same experiment run
+two jobs at a time on this machine and on a Dask cluster shows both.
 Read from each run's ``summary.json`` ``resources`` (:mod:`boilerbench.experiments.resources`);
 runs recorded before those were kept count in ``runs`` but not in the sums (``measured``)."""
 
@@ -60,9 +60,8 @@ def table_budget(runs: pd.DataFrame, sweeps: pd.DataFrame) -> Table:
         "CPU h: user + system time of the jobs and of their worker processes (getrusage), in hours; job wall h: "
         "the jobs' wall times summed; fit h: model fitting within them; peak RSS: the largest peak resident memory "
         "of a job (its process and workers). measured: runs that recorded these (older runs of runs.csv did not). "
-        "wall h (launcher): the experiment's sweeps launched that way, each from its first job's start to its last "
-        "job's end, summed (joblib, n jobs: n jobs at a time on one machine; dask: a Dask cluster's workers; "
-        "single: one run at a time), from sweeps.csv; a sweep whose jobs ran in more than one sitting counts the "
-        "time between them."
+        "wall h (launcher): the time during which at least one of the experiment's jobs launched that way was "
+        "running, summed over its sweeps (joblib, n jobs: n jobs at a time on one machine; dask: a Dask cluster's "
+        "workers; single: one run at a time), from sweeps.csv."
     )
     return Table("table_budget", "What each experiment costs", pd.DataFrame(rows), note, pd.DataFrame(numbers))

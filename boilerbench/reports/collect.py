@@ -17,6 +17,9 @@ from boilerbench.experiments.results import RunFileError, legacy_protocol_name, 
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
 KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "params")
+#: Training sets (``dataset/split``) as runs.csv rows of an earlier version named them: L3S-GN1's
+#: one split was named after the dataset before it was named ``all``.
+LEGACY_TRAINING = {"l3s_gn1/l3s_gn1": "l3s_gn1/all"}
 #: Where a row's figures came from: the run's identity (:mod:`boilerbench.experiments.reuse`) and
 #: its extractor's code version (:func:`boilerbench.experiments.model_cache.extractor_version`);
 #: empty in rows of runs that predate them.
@@ -110,9 +113,24 @@ def launched(run_dir: Path, config: dict) -> tuple[str, str]:
     return str(run_dir.parent), f"{name}{where}"
 
 
+def busy_seconds(intervals: list[tuple[datetime, datetime]]) -> float:
+    """How long at least one of the (start, end) intervals was running: their union's length, so
+    jobs side by side count once and the time between two sittings of a sweep not at all."""
+    total, reach = 0.0, None
+    for start, end in sorted(intervals):
+        if reach is None or start > reach:
+            total += (end - start).total_seconds()
+            reach = end
+        elif end > reach:
+            total += (end - reach).total_seconds()
+            reach = end
+    return total
+
+
 def sweep_rows(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per sweep of ``runs`` (:data:`SWEEP_COLUMNS`): its jobs' wall time from the first
-    one's start (its end less its own wall time) to the last one's end, and their CPU time summed."""
+    """One row per sweep of ``runs`` (:data:`SWEEP_COLUMNS`): its wall time, the time during which
+    at least one of its jobs ran (:func:`busy_seconds`; a job from its end less its own wall time
+    to its end), its first start and last end, and its jobs' CPU time summed."""
     if runs.empty or "sweep" not in runs.columns:
         return pd.DataFrame(columns=list(SWEEP_COLUMNS))
     rows = []
@@ -128,7 +146,7 @@ def sweep_rows(runs: pd.DataFrame) -> pd.DataFrame:
                 "jobs": len(part),
                 "started_at": min(starts).isoformat(timespec="seconds"),
                 "finished_at": max(ends).isoformat(timespec="seconds"),
-                "wall_s": (max(ends) - min(starts)).total_seconds(),
+                "wall_s": busy_seconds(list(zip(starts, ends, strict=True))),
                 "cpu_s": float(pd.to_numeric(part["cpu_s"], errors="coerce").sum(min_count=1)),
             }
         )
@@ -164,10 +182,12 @@ def _under(folders: pd.Series, roots: list[Path]) -> pd.Series:
 
 def read_runs(path: str | Path) -> pd.DataFrame:
     """The run rows of an earlier build (its ``runs.csv``), the protocols of rows written before
-    summaries recorded theirs (``test``, ``cross``) named as now
-    (:func:`boilerbench.experiments.results.legacy_protocol_name`)."""
+    summaries recorded theirs (``test``, ``cross``) and their training sets named as now
+    (:func:`boilerbench.experiments.results.legacy_protocol_name`, :data:`LEGACY_TRAINING`)."""
     frame = pd.read_csv(path, dtype=dict.fromkeys(TEXT, str), low_memory=False)
     frame = frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
+    if "trained_on" in frame.columns:
+        frame["trained_on"] = frame["trained_on"].replace(LEGACY_TRAINING)
     if "protocol" in frame.columns:
         trained = frame["trained_on"] if "trained_on" in frame.columns else pd.Series("", index=frame.index)
         frame["protocol"] = [legacy_protocol_name(p, t) for p, t in zip(frame["protocol"], trained, strict=True)]
