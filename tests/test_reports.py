@@ -154,7 +154,7 @@ def test_latest_run_of_a_setting_wins(experiment, tmp_path):
 def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path):
     import shutil
 
-    from boilerbench.reports.collect import MissingRuns, pages
+    from boilerbench.reports.collect import MissingRuns, gather, pages
 
     sweep, out, _ = experiment
     base = pd.read_csv(out / "runs.csv")
@@ -180,6 +180,13 @@ def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path
     assert built.returncode == 0, built.stderr
     table = pd.read_csv(tmp_path / "out" / "table_cleaneval.csv").set_index("extractor")
     assert table.loc["cetd", "F1"] == 0.321 and table.loc["bte", "F1"] == pytest.approx(bte["block.f1"])
+    # the sweeps: the base's (its folder not rebuilt) beside the rerun's; rebuilt from its own
+    # folder, a sweep's row is replaced, not repeated
+    sweeps = pd.read_csv(tmp_path / "out" / "sweeps.csv").set_index("sweep")
+    assert sorted(sweeps.index) == sorted([str(sweep), str(rerun)])
+    assert (sweeps.loc[str(sweep), "jobs"], sweeps.loc[str(rerun), "jobs"]) == (3, 1)
+    _, again = gather([sweep], base=tmp_path / "out" / "runs.csv")
+    assert sorted(again["sweep"]) == sorted([str(sweep), str(rerun)])
     assert _python("-m", "boilerbench.reports", str(rerun), "--base", str(tmp_path / "none.csv")).returncode == 2
 
 
