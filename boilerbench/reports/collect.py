@@ -103,14 +103,11 @@ def launched(run_dir: Path, config: dict) -> tuple[str, str]:
     jobs = launcher.get("n_jobs", launcher.get("n_workers"))
     if isinstance(jobs, str) and jobs.startswith("${"):
         jobs = config.get(jobs.strip("${}"))
-    where = (
-        f" at {launcher['address']}"
-        if launcher.get("address")
-        else f", {jobs} {'workers' if 'n_workers' in launcher else 'jobs'}"
-        if jobs
-        else ""
-    )
-    return str(run_dir.parent), f"{name}{where}"
+    if launcher.get("address"):
+        name += f" at {launcher['address']}"
+    elif jobs:
+        name += f", {jobs} {'workers' if 'n_workers' in launcher else 'jobs'}"
+    return str(run_dir.parent), name
 
 
 def busy_seconds(intervals: list[tuple[datetime, datetime]]) -> float:
