@@ -261,6 +261,29 @@ def test_a_collected_run_supersedes_older_rows_of_its_setting_and_not_other_sett
     assert sorted(merged["extractor"]) == ["all_text", "bte", "cetd", "cetd", "cetd", "cetd", "scedd"]
 
 
+def test_a_row_without_code_version_trained_on_other_data_is_replaced_unless_the_experiment_sweeps_training(
+    experiment,
+):
+    """table_headline's stack was once trained on an English mixture and is now trained on the
+    multilingual one: its old row (no code version) is replaced by today's run, as no experiment
+    would regenerate it. table_generalization sweeps the training source: there a row trained on
+    one source is never replaced by the run on another. What would fail: a retired setting left
+    stale in the store for ever, or one training source's row dropped for another's run."""
+    from boilerbench.reports.collect import superseded, sweeps_training
+
+    assert sweeps_training("table_generalization")
+    assert not sweeps_training("table_headline") and not sweeps_training("table_cleaneval")
+    sweep, _, _ = experiment
+    found = collect([sweep])
+    cetd = found.set_index("extractor", drop=False).loc["cetd"].to_dict()
+    old = {**cetd, "code_version": "", "trained_on": "mix(cleaneval,dragnet,wcxb)/balanced"}
+    versioned = {**old, "code_version": "v0"}
+    for report, replaced in (("table_headline", True), ("table_generalization", False)):
+        runs = found.assign(report=report, trained_on="mix(cleaneval,dragnet,wcxb,daniel)/balanced_languages")
+        rows = pd.DataFrame([{**old, "report": report}, {**versioned, "report": report}])
+        assert superseded(rows, runs).tolist() == [replaced, False]
+
+
 def test_rows_of_an_earlier_version_read_with_todays_names(tmp_path):
     from boilerbench.reports.collect import read_runs
 

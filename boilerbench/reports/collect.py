@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
-from boilerbench.conf import RENAMED
+from boilerbench.conf import CONF_DIR, RENAMED
 from boilerbench.experiments.results import RunFileError, legacy_protocol_name, protocol_name, read_pages, read_summary
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
@@ -228,6 +228,18 @@ def same_value(earlier: object, now: object) -> bool:
     return earlier == now or (isinstance(earlier, list) and isinstance(now, dict) and earlier == list(now))
 
 
+def sweeps_training(report: str) -> bool:
+    """Whether the experiment of ``report`` (``conf/experiment/*.yaml`` with ``report: <report>``)
+    sweeps the training data (``+train_source``): then one setting has several runs, one per source."""
+    for path in sorted((CONF_DIR / "experiment").glob("*.yaml")):
+        config = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        if config.get("report") == report:
+            params = ((config.get("hydra") or {}).get("sweeper") or {}).get("params") or {}
+            if any(str(key).lstrip("+~") == "train_source" for key in params):
+                return True
+    return False
+
+
 def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
     """Which ``earlier`` rows a ``found`` run supersedes: one of the same report, extractor and
     dataset whose split and training data the row leaves blank (rows rebuilt from an old table,
@@ -237,16 +249,22 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
     was written; a parameter whose value differs makes another setting, which stays). A row that
     records no code version predates the provenance: whatever it recorded of its protocol and
     parameters describes how an older version of the experiment ran, and the run that the
-    experiment makes now replaces it. A row under an extractor's former name
-    (:data:`boilerbench.conf.RENAMED`) is one of the extractor under its new name."""
+    experiment makes now replaces it: also one trained on other data, unless the experiment sweeps
+    the training data (:func:`sweeps_training`): table_headline's stack, once trained on an English
+    mixture, is now trained on the multilingual one, and no experiment would regenerate the older
+    row; table_generalization's row is replaced only by the run on the row's training source. A
+    row under an extractor's former name (:data:`boilerbench.conf.RENAMED`) is one of the extractor
+    under its new name."""
 
     def params(text: object) -> dict:
         return json.loads(text) if isinstance(text, str) and text else {}
 
-    def covers(row: pd.Series, run: pd.Series) -> bool:
-        if any(str(row.get(k) or "") not in ("", str(run[k])) for k in ("split", "trained_on")):
+    def covers(row: pd.Series, run: pd.Series, one_source: bool) -> bool:
+        versioned = bool(str(row.get("code_version") or ""))
+        keys = ("split", "trained_on") if versioned or not one_source else ("split",)
+        if any(str(row.get(k) or "") not in ("", str(run[k])) for k in keys):
             return False
-        if not str(row.get("code_version") or ""):
+        if not versioned:
             return True
         other = params(run["params"])
         return str(row.get("protocol")) == str(run["protocol"]) and all(
@@ -260,7 +278,11 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
     runs: dict[tuple[str, str, str], list[pd.Series]] = {}
     for _, run in found.iterrows():
         runs.setdefault(setting(run), []).append(run)
-    flags = [any(covers(row, run) for run in runs.get(setting(row), [])) for _, row in earlier.iterrows()]
+    one_source = {report: not sweeps_training(report) for report in set(earlier["report"].astype(str))}
+    flags = []
+    for _, row in earlier.iterrows():
+        made = runs.get(setting(row), [])
+        flags.append(any(covers(row, run, one_source[setting(row)[0]]) for run in made))
     return pd.Series(flags, index=earlier.index, dtype=bool)
 
 
