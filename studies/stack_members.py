@@ -16,9 +16,11 @@ difference to the five-member model and a page-bootstrap 95 % interval. The seco
 the page-type decoding are left out: seven full fits would take an hour on a shared machine.
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.stack_members [--extra cetd,kimatu,bte]
+        [--sets resiliparse+readability:nocrf,resiliparse+boilerpipe+justext:nocrf]
 
 ``--extra``: cheap heuristics that are no members, each tried as a second member of the fast
-configuration's set (Resiliparse alone, no CRF features) against that set alone.
+configuration's set (Resiliparse alone, no CRF features) against that set alone. ``--sets``:
+subsets of the five members (``:nocrf``: without the CRF features) against all five.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from omegaconf import OmegaConf
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
 from boilerbench.configs import CONF_DIR
+from boilerbench.errors import ConfigError
 from boilerbench.experiments.protocols import mixture_split
 from boilerbench.experiments.runner import build
 from boilerbench.extractors.stack import Stack
@@ -43,11 +46,20 @@ from boilerbench.extractors.stack.page_types import word_f1
 MEMBERS = ("trafilatura", "readability", "justext", "boilerpipe", "resiliparse")
 
 
-def variants(extra: tuple[str, ...] = ()) -> dict[str, tuple[tuple[str, ...], bool]]:
+def variants(extra: tuple[str, ...] = (), sets: tuple[str, ...] = ()) -> dict[str, tuple[tuple[str, ...], bool]]:
     """Each variant's members, and whether it keeps the CRF features, the first the base the
     others are compared with. With ``extra`` members (cheap heuristics that are no members
     today): the fast configuration's set (``conf/extractor/stack_fast.yaml``: Resiliparse alone,
-    no CRF features), then each extra added to it."""
+    no CRF features), then each extra added to it. With ``sets`` (``a+b`` or ``a+b:nocrf``): the
+    five members, then those sets of them (the cheaper sets that could make the most accurate
+    configuration within a time budget)."""
+    if sets:
+        chosen = {"all five": (MEMBERS, True)}
+        for spec in sets:
+            names, _, flag = spec.partition(":")
+            kept = tuple(m for m in MEMBERS if m in names.split("+"))
+            chosen[" + ".join(kept) + (", no CRF features" if flag == "nocrf" else "")] = (kept, flag != "nocrf")
+        return chosen
     if extra:
         fast = {"resiliparse only, no CRF features": (("resiliparse",), False)}
         return fast | {f"resiliparse + {m}, no CRF features": (("resiliparse", m), False) for m in extra}
@@ -75,8 +87,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cache-dir", default=".cache/boilerbench")
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--extra", default="", help="comma-separated extractors tried as a second cheap member")
+    parser.add_argument("--sets", default="", help="comma-separated member sets (a+b, or a+b:nocrf) against all five")
     args = parser.parse_args(argv)
     extra = tuple(m for m in args.extra.split(",") if m)
+    sets = tuple(s for s in args.sets.split(",") if s)
+    unknown = {m for s in sets for m in s.partition(":")[0].split("+")} - set(MEMBERS)
+    if unknown or any(s.partition(":")[2] not in ("", "nocrf") for s in sets):
+        raise ConfigError(f"--sets takes members of {', '.join(MEMBERS)} joined by +, optionally :nocrf")
     members = MEMBERS + extra
     set_cache_dir(args.cache_dir)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
@@ -103,7 +120,7 @@ def main(argv: list[str]) -> int:
     rng = np.random.default_rng(0)
     draws = rng.integers(0, len(held), (args.resamples, len(held)))
     base = None
-    tried = variants(extra)
+    tried = variants(extra, sets)
     first = next(iter(tried))
     for name, (kept, crf) in tried.items():
         trees = stack._fit_trees(columns(names, X, kept, crf), y, w, columns(names, Xv, kept, crf), yv, wv)
