@@ -62,6 +62,7 @@ def table_budget(runs: pd.DataFrame, sweeps: pd.DataFrame) -> Table:
         "of a job (its process and workers). measured: runs that recorded these (older runs of runs.csv did not). "
         "wall h (launcher): the time during which at least one of the experiment's jobs launched that way was "
         "running, summed over its sweeps (joblib, n jobs: n jobs at a time on one machine; dask: a Dask cluster's "
-        "workers; single: one run at a time), from sweeps.csv."
+        "workers; basic: Hydra's default launcher, one job after another; single: a run outside a sweep), from "
+        "sweeps.csv."
     )
     return Table("table_budget", "What each experiment costs", pd.DataFrame(rows), note, pd.DataFrame(numbers))
