@@ -57,6 +57,8 @@ def variants(extra: tuple[str, ...] = (), sets: tuple[str, ...] = ()) -> dict[st
         chosen = {"all five": (MEMBERS, True)}
         for spec in sets:
             names, _, flag = spec.partition(":")
+            if set(names.split("+")) - set(MEMBERS) or flag not in ("", "nocrf"):
+                raise ConfigError(f"--sets {spec!r}: members of {', '.join(MEMBERS)} joined by +, optionally :nocrf")
             kept = tuple(m for m in MEMBERS if m in names.split("+"))
             chosen[" + ".join(kept) + (", no CRF features" if flag == "nocrf" else "")] = (kept, flag != "nocrf")
         return chosen
@@ -91,9 +93,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     extra = tuple(m for m in args.extra.split(",") if m)
     sets = tuple(s for s in args.sets.split(",") if s)
-    unknown = {m for s in sets for m in s.partition(":")[0].split("+")} - set(MEMBERS)
-    if unknown or any(s.partition(":")[2] not in ("", "nocrf") for s in sets):
-        raise ConfigError(f"--sets takes members of {', '.join(MEMBERS)} joined by +, optionally :nocrf")
+    tried = variants(extra, sets)
     members = MEMBERS + extra
     set_cache_dir(args.cache_dir)
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
@@ -120,7 +120,6 @@ def main(argv: list[str]) -> int:
     rng = np.random.default_rng(0)
     draws = rng.integers(0, len(held), (args.resamples, len(held)))
     base = None
-    tried = variants(extra, sets)
     first = next(iter(tried))
     for name, (kept, crf) in tried.items():
         trees = stack._fit_trees(columns(names, X, kept, crf), y, w, columns(names, Xv, kept, crf), yv, wv)

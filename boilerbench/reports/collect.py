@@ -281,8 +281,8 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
     one_source = {report: not sweeps_training(report) for report in set(earlier["report"].astype(str))}
     flags = []
     for _, row in earlier.iterrows():
-        made = runs.get(setting(row), [])
-        flags.append(any(covers(row, run, one_source[setting(row)[0]]) for run in made))
+        key = setting(row)
+        flags.append(any(covers(row, run, one_source[key[0]]) for run in runs.get(key, [])))
     return pd.Series(flags, index=earlier.index, dtype=bool)
 
 
