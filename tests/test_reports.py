@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from conftest import PROJECT, write_pairs
 
-from boilerbench.reports.__main__ import FIGURE_FORMATS, figure_bytes
+from boilerbench.reports.__main__ import FIGURE_FORMATS, figure_bytes, shown_folder
 from boilerbench.reports.collect import collect
 from boilerbench.reports.figures import pareto_front
 from boilerbench.reports.tables import Table, fmt
@@ -576,3 +576,13 @@ def test_the_budget_of_runs_that_recorded_no_resources_is_missing():
     for runs in (pd.DataFrame({"report": ["table_x"]}), pd.DataFrame({"report": ["table_x"], "cpu_s": [None]})):
         with pytest.raises(MissingRuns, match="recorded their CPU time"):
             table_budget(runs, pd.DataFrame(columns=["sweep", "report", "launcher", "wall_s"]))
+
+
+def test_the_index_names_run_folders_relative_to_the_working_directory_or_by_name(tmp_path, monkeypatch):
+    (tmp_path / "repo" / "multirun" / "table_x").mkdir(parents=True)
+    (tmp_path / "elsewhere" / "td_cheap").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "repo")
+    assert shown_folder("multirun/table_x") == "multirun/table_x"
+    assert shown_folder(str(tmp_path / "repo" / "multirun" / "table_x")) == "multirun/table_x"
+    assert shown_folder(str(tmp_path / "elsewhere" / "td_cheap")) == "td_cheap"
+    assert shown_folder("../elsewhere/td_cheap") == "td_cheap"

@@ -53,6 +53,13 @@ def figure_bytes(figure: plt.Figure, fmt: str) -> bytes:
     return buf.getvalue()
 
 
+def shown_folder(path: str) -> str:
+    """``path`` as the index names it: relative to the working directory when inside it, else
+    the folder's own name (a published index says which runs, not where one machine kept them)."""
+    resolved = Path(path).resolve()
+    return resolved.relative_to(Path.cwd()).as_posix() if resolved.is_relative_to(Path.cwd()) else resolved.name
+
+
 def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[str, str]:
     """Build every artefact into ``out``; returns each one's status (``written`` or ``missing: ...``)."""
     out.mkdir(parents=True, exist_ok=True)
@@ -63,7 +70,8 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
     index = [
         "# boilerbench reports",
         "",
-        f"Built from the runs under: {', '.join(run_dirs)}{f' and in {base}' if base else ''} ({len(runs)} runs: "
+        f"Built from the runs under: {', '.join(map(shown_folder, run_dirs))}"
+        f"{f' and in {shown_folder(base)}' if base else ''} ({len(runs)} runs: "
         "[runs.csv](runs.csv); the sweeps they ran in: [sweeps.csv](sweeps.csv)).",
         "",
         "| artefact | files | runs | regenerate |",
