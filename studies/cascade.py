@@ -1,18 +1,24 @@
 """A page-level cascade of two fitted stacks, simulated on the validation pages of their training
-mixture: the fast stack extracts every page; a page whose extraction it is unsure of goes to the
-accurate stack as well, whose extraction then replaces it. What it would cost and bring, before a
-cascade extractor is built.
+mixture: the fast stack extracts every page; the pages a router picks go to the accurate stack as
+well, whose extraction then replaces it. What it would cost and bring, before a cascade extractor
+is built.
 
-The fast stack's doubt about a page is the share of the page's words it would label wrongly if its
-probabilities were right: ``sum(words * min(p, 1 - p)) / sum(words)`` over the blocks. For each
-doubt threshold (quantiles of the pages' doubts) the table gives the share of pages sent on, the
-mean token F1 of the cascade, its difference from the accurate stack's (over all pages, then on
-each dataset), and its mean ms per page (every page pays the fast stack, the pages sent on pay the
-accurate one too: its members and features are computed again), beside each stack alone; then
-the same for a perfect router that sends as many pages, those the accurate stack gains most on:
-the bound of any page-level router at that cost. Timed
-end to end from raw HTML (artefact cache off), on this process's one core. Validation pages only:
-the figures rank settings, they are not test figures (the fits stopped early on them).
+Three routers, each sending the same share of pages:
+
+* ``doubt``: the pages the fast stack is least sure of. Its doubt is the share of the page's words
+  it would label wrongly if its probabilities were right: ``sum(words * min(p, 1 - p)) / sum(words)``.
+* ``learned``: gradient-boosted trees predicting the accurate stack's gain in token F1 from the
+  fast stack's page signals (:func:`signals`: its doubt, how much it keeps, how unsure and how far
+  the second stage moved it, the page's size and the page-type probabilities), five-fold
+  cross-validated on these pages (folds stratified by dataset, averaged over five seeds).
+* ``perfect``: the pages the accurate stack gains most on (never one it does not gain on): the
+  bound of any page-level router at that cost.
+
+For each share the table gives the cascade's mean token F1, its difference from the accurate
+stack's (over all pages, then on each dataset) and its mean ms per page (every page pays the fast
+stack, the pages sent on pay the accurate one too: its members and features are computed again).
+Timed end to end from raw HTML (artefact cache off), on this process's one core. Validation pages
+only: the figures rank settings, they are not test figures (the fits stopped early on them).
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.cascade \\
         fast=models/stack/KEY1 accurate=models/stack/KEY2
@@ -24,7 +30,9 @@ import argparse
 import time
 from pathlib import Path
 
+import lightgbm as lgb
 import numpy as np
+from sklearn.model_selection import StratifiedKFold
 
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
@@ -33,26 +41,64 @@ from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.runner import build
 from studies.stack_validation import load_stack, mixture_datasets
 
-#: The doubt thresholds tried: these quantiles of the validation pages' doubts.
-QUANTILES = (0.0, 0.5, 0.6, 0.65, 0.7, 0.75, 0.8, 0.9, 0.95, 1.0)
+#: The shares of pages sent on.
+SHARES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
+ROUTERS = ("doubt", "learned", "perfect")
 
 
-def doubt(stack, page) -> float:
-    """The share of the page's words that ``stack`` labels wrongly if its probabilities are right."""
+def signals(stack, page) -> np.ndarray:
+    """The fast stack's signals about a page: its doubt (first), the word-weighted mean of its
+    probabilities, the shares of words it keeps and of words with 0.2 < p < 0.8, how far its second
+    stage moved the first's probabilities, log blocks and words, the share of blocks kept, and the
+    page-type classifier's probabilities."""
     rows = stack._rows(page)
     layout = stack._layout(page)
-    p = stack._pool(stack.probabilities(rows, page, layout), layout)
+    types = stack.gate_.probabilities(stack._summary(rows, layout)) if stack.gate_ is not None else np.zeros(0)
+    first = stack._predict(stack.model_, rows, stack.compiled_trees)
+    p = stack._pool(stack.probabilities(rows, page, layout, types if stack.type_features else None), layout)
     words = layout.words.astype(np.float64)
-    return float(words @ np.minimum(p, 1 - p) / words.sum()) if words.sum() else 0.0
+    total = max(float(words.sum()), 1.0)
+    kept = p >= 0.5
+    own = [
+        words @ np.minimum(p, 1 - p) / total,
+        words @ p / total,
+        words[kept].sum() / total,
+        words[(p > 0.2) & (p < 0.8)].sum() / total,
+        words @ np.abs(p - first) / total,
+        np.log1p(len(p)),
+        np.log1p(total),
+        kept.mean() if len(p) else 0.0,
+    ]
+    return np.concatenate([np.asarray(own, dtype=np.float64), types])
 
 
-def perfect_router(gain: np.ndarray, count: int) -> np.ndarray:
-    """The ``count`` pages (at most) a router that knew the outcome would send on: those where the
-    accurate stack's token F1 exceeds the fast one's the most (never a page it does not gain on).
-    What no page-level router can beat at that cost."""
-    sent = np.zeros(len(gain), dtype=bool)
-    sent[np.argsort(-gain, kind="stable")[:count]] = True
-    return sent & (gain > 0)
+def learned_scores(x: np.ndarray, gain: np.ndarray, groups: np.ndarray, seeds: int = 5) -> np.ndarray:
+    """Each page's predicted gain from trees fitted on the other folds (five folds stratified by
+    ``groups``), averaged over ``seeds`` shufflings."""
+    scores = np.zeros(len(gain))
+    for seed in range(seeds):
+        for train, test in StratifiedKFold(5, shuffle=True, random_state=seed).split(x, groups):
+            trees = lgb.LGBMRegressor(
+                n_estimators=200,
+                learning_rate=0.03,
+                num_leaves=7,
+                min_child_samples=10,
+                subsample=0.8,
+                subsample_freq=1,
+                colsample_bytree=0.8,
+                random_state=seed,
+                verbose=-1,
+            )
+            scores[test] += trees.fit(x[train], gain[train]).predict(x[test]) / seeds
+    return scores
+
+
+def route(scores: np.ndarray, count: int, gain: np.ndarray | None = None) -> np.ndarray:
+    """The ``count`` pages of highest ``scores``; with ``gain`` (the perfect router), never one
+    whose gain is not positive."""
+    sent = np.zeros(len(scores), dtype=bool)
+    sent[np.argsort(-scores, kind="stable")[:count]] = True
+    return sent & (gain > 0) if gain is not None else sent
 
 
 def timed_f1(stack, page) -> tuple[float, float]:
@@ -73,36 +119,33 @@ def main(argv: list[str]) -> int:
     if set(folders) != {"fast", "accurate"}:
         raise ConfigError("give fast=DIR accurate=DIR")
     fast, accurate = (load_stack(Path(folders[name])) for name in ("fast", "accurate"))
-    rows = []
-    names = []
+    pages, rows, names = [], [], []
     for name, node in mixture_datasets().items():
         for page in (p for p in build(node).load().validation if not p.load_error):
-            rows.append((doubt(fast, page), *timed_f1(fast, page), *timed_f1(accurate, page)))
+            pages.append(signals(fast, page))
+            rows.append((*timed_f1(fast, page), *timed_f1(accurate, page)))
             names.append(name)
             page.release()
-    d, f1_fast, ms_fast, f1_accurate, ms_accurate = (np.array(c) for c in zip(*rows, strict=True))
+    x = np.array(pages)
+    f1_fast, ms_fast, f1_accurate, ms_accurate = (np.array(c) for c in zip(*rows, strict=True))
     datasets = np.array(names)
-    print(f"{len(d)} validation pages; fast alone: token F1 {f1_fast.mean():.4f}, {ms_fast.mean():.1f} ms a page; ")
+    gain = f1_accurate - f1_fast
+    scores = {"doubt": x[:, 0], "learned": learned_scores(x, gain, datasets), "perfect": gain}
+    print(f"{len(x)} validation pages; fast alone: token F1 {f1_fast.mean():.4f}, {ms_fast.mean():.1f} ms a page; ")
     print(f"accurate alone: token F1 {f1_accurate.mean():.4f}, {ms_accurate.mean():.1f} ms a page")
     order = sorted(set(names))
-    gain = f1_accurate - f1_fast
-    for router in ("doubt", "perfect"):
-        how = ": as many pages, those the accurate stack gains most on" if router == "perfect" else ""
-        print(f"\nrouted by {router}{how}")
-        print(f"| doubt above | pages sent on | cascade token F1 | − accurate | ms a page | {' | '.join(order)} |")
-        print("|---|---|---|---|---|" + "---|" * len(order))
-        for q in QUANTILES:
-            threshold = float(np.quantile(d, q))
-            sent = d > threshold if q < 1.0 else np.zeros(len(d), dtype=bool)
-            if router == "perfect":
-                sent = perfect_router(gain, int(sent.sum()))
+    print(f"| router | pages sent on | cascade token F1 | − accurate | ms a page | {' | '.join(order)} |")
+    print("|---|---|---|---|---|" + "---|" * len(order))
+    for share in SHARES:
+        for router in ROUTERS:
+            count = round(share * len(x))
+            sent = route(scores[router], count, gain if router == "perfect" else None)
             f1 = np.where(sent, f1_accurate, f1_fast)
             ms = ms_fast + np.where(sent, ms_accurate, 0.0)
+            per_dataset = " | ".join(f"{(f1 - f1_accurate)[datasets == n].mean():+.4f}" for n in order)
             print(
-                f"| {threshold:.4f} (q{q:.2f}) | {sent.mean():.1%} | {f1.mean():.4f} | "
-                f"{f1.mean() - f1_accurate.mean():+.4f} | {ms.mean():.1f} | "
-                + " | ".join(f"{(f1 - f1_accurate)[datasets == n].mean():+.4f}" for n in order)
-                + " |"
+                f"| {router} | {sent.mean():.1%} | {f1.mean():.4f} | {f1.mean() - f1_accurate.mean():+.4f} | "
+                f"{ms.mean():.1f} | {per_dataset} |"
             )
     return 0
 
