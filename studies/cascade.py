@@ -50,7 +50,8 @@ def signals(stack, page) -> np.ndarray:
     """The fast stack's signals about a page: its doubt (first), the word-weighted mean of its
     probabilities, the shares of words it keeps and of words with 0.2 < p < 0.8, how far its second
     stage moved the first's probabilities, log blocks and words, the share of blocks kept, and the
-    page-type classifier's probabilities."""
+    page-type classifier's probabilities. "Kept" is p >= 0.5, not the decoding the stack picks for
+    the page's type: a router's input, not its extraction."""
     rows = stack._rows(page)
     layout = stack._layout(page)
     types = stack.gate_.probabilities(stack._summary(rows, layout)) if stack.gate_ is not None else np.zeros(0)
