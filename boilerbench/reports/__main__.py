@@ -9,6 +9,10 @@ per-page rows need the run folders).
 ``reports/results/runs.csv``) whose extractor's code version is not HEAD's, one line each, and
 exits 1 when there is one (:mod:`boilerbench.reports.stale`).
 
+``boilerbench report --complete [RUNS_CSV] [--experiments a,b]`` lists the jobs of the experiments
+``make reports`` runs that have no row with the run key HEAD gives them (reads the data, runs no
+extractor: :mod:`boilerbench.reports.completeness`), and exits 1 when there is one.
+
 ``boilerbench report --list-experiments`` prints the experiment configs whose runs the artefacts
 need (what ``make reports`` runs: :func:`boilerbench.reports.artefacts.experiments_to_run`).
 
@@ -119,6 +123,19 @@ def main(argv: list[str]) -> int:
         help=f"list the stale rows of a results store (default {STORE}) instead of building; exit 1 if any",
     )
     parser.add_argument(
+        "--complete",
+        nargs="?",
+        const=STORE,
+        metavar="RUNS_CSV",
+        help=f"list the experiments' jobs without their row in a results store (default {STORE}); exit 1 if any",
+    )
+    parser.add_argument(
+        "--experiments",
+        type=lambda text: [e for e in text.split(",") if e],
+        metavar="A,B",
+        help="with --complete: these experiments only (default: those make reports runs)",
+    )
+    parser.add_argument(
         "--since",
         type=_moment,
         metavar="ISO_TIME",
@@ -133,6 +150,8 @@ def main(argv: list[str]) -> int:
         return 0
     if args.check:
         return check(args.check)
+    if args.complete:
+        return complete(args.complete, args.experiments)
     start = time.perf_counter()
     missing_dirs = [d for d in args.run_dirs if not Path(d).is_dir()]
     if missing_dirs:
@@ -180,6 +199,24 @@ def check(runs_csv: str) -> int:
         file=sys.stderr,
     )
     return 1 if stale else 0
+
+
+def complete(runs_csv: str, experiments: list[str] | None) -> int:
+    """``--complete``: the jobs without their row (:func:`boilerbench.reports.completeness.check_complete`);
+    2 when the file is missing or an experiment is unknown."""
+    from boilerbench.reports.completeness import check_complete
+
+    if not Path(runs_csv).is_file():
+        print(f"error: no such runs file: {runs_csv}", file=sys.stderr)
+        return 2
+    known = experiments_to_run()
+    unknown = [e for e in experiments or [] if e not in known]
+    if unknown:
+        names = ", ".join(unknown)
+        print(f"error: not an experiment make reports runs: {names} (known: {', '.join(known)})", file=sys.stderr)
+        return 2
+    keys = set(read_runs(runs_csv)["run_key"].dropna().astype(str))
+    return check_complete(keys, experiments or known)
 
 
 def _compare(argv: list[str]) -> int:
