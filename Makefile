@@ -30,10 +30,12 @@ EXPERIMENTS ?= $(shell $(BIN)/python -m boilerbench report --list-experiments)
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The packages at the versions the results store was made with (constraints.txt), so that a fresh
+# clone reproduces its run keys and figures.
+$(VENV)/.installed: pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install -q -U pip
 	$(BIN)/python -m pip install -q "$(TORCH)"
-	$(BIN)/python -m pip install -q -e ".[dev,refs,lm,stack,warc,render,dask,datatrove,docs]"
+	$(BIN)/python -m pip install -q -c constraints.txt -e ".[dev,refs,lm,stack,warc,render,dask,datatrove,docs]"
 	# ReadabiliPy runs Readability.js through node when its JavaScript dependencies are installed.
 	@if command -v npm >/dev/null; then \
 	  cd "$$($(BIN)/python -c 'import pathlib, readabilipy; print(pathlib.Path(readabilipy.__file__).parent)')/javascript" \
