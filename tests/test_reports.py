@@ -190,6 +190,24 @@ def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path
     assert _python("-m", "boilerbench.reports", str(rerun), "--base", str(tmp_path / "none.csv")).returncode == 2
 
 
+def test_a_store_whose_run_folders_are_gone_builds_its_tables_and_says_what_it_left_out(experiment, tmp_path):
+    """A machine that has the store's runs.csv but not its run folders (a new clone): the tables
+    build from the rows, the artefacts that read page rows are listed as missing, and the page
+    rows' absence is said once. What would fail: an artefact reading pages.csv directly (a crash),
+    or significance marks dropped without a word."""
+    from boilerbench.reports.__main__ import build_all
+
+    _, out, _ = experiment
+    moved = pd.read_csv(out / "runs.csv")
+    moved["run_dir"] = [str(tmp_path / "elsewhere" / f"run{i}") for i in range(len(moved))]
+    moved.to_csv(tmp_path / "runs.csv", index=False)
+    (tmp_path / "none").mkdir()
+    status = build_all([str(tmp_path / "none")], tmp_path / "out", str(tmp_path / "runs.csv"))
+    assert status["page rows"].startswith("3 of 3 runs' pages.csv not on this machine")
+    assert status["table_cleaneval"] == "written" and status["table_strata"].startswith("missing: the page rows")
+    assert all(v == "written" or v.startswith(("missing", "3 of 3")) for v in status.values())
+
+
 def test_a_base_row_whose_folder_now_holds_another_setting_is_replaced(experiment, tmp_path):
     """A run redone in the same folder after its extractor gained a parameter has another
     setting (its params differ); its old base row must not stay beside it as a second cetd row,
