@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import pandas as pd
 from conftest import write_pairs
+from hydra.core.hydra_config import HydraConfig
 
 from boilerbench.experiments import run
 from boilerbench.reports.__main__ import main
-from boilerbench.reports.completeness import Job, experiment_jobs, job_config, job_run_key, missing_jobs, sweep_jobs
+from boilerbench.reports.completeness import Job, experiment_jobs, job_config, key_of_job, missing_jobs, sweep_jobs
 
 PAGES = {"a": ("<body><div><a>Home</a></div><p>" + "word " * 40 + "</p></body>", "word " * 40)}
 
@@ -41,12 +42,13 @@ def test_the_check_keys_a_job_as_the_runner_does(tmp_path):
         "fig_scedd_coefficients",
         ("extractor.top_coef=0.1", "dataset=plaintext", f"dataset.root={data}", f"paths.root_dir={tmp_path}"),
     )
-    cfg = job_config(job)
-    assert "hydra" not in cfg and cfg.report == "fig_scedd_coefficients"
-    summary = run(cfg, tmp_path / "run")
-    assert job_run_key(job_config(job)) == summary["run_key"]
-    other = Job(job.experiment, ("extractor.top_coef=0.2", *job.overrides[1:]))
-    assert job_run_key(job_config(other)) != summary["run_key"]
+    with job_config(job) as cfg:
+        assert "hydra" not in cfg and cfg.report == "fig_scedd_coefficients"
+        summary = run(cfg, tmp_path / "run")
+    # Hydra's config is set for the job only: a later compose in this process reads its own choices
+    assert not HydraConfig.initialized()
+    assert key_of_job(job) == summary["run_key"]
+    assert key_of_job(Job(job.experiment, ("extractor.top_coef=0.2", *job.overrides[1:]))) != summary["run_key"]
 
 
 def test_a_job_is_missing_without_its_key_and_a_job_that_cannot_be_planned_says_why():

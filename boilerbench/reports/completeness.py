@@ -64,22 +64,30 @@ def experiment_jobs(experiment: str) -> list[Job]:
     return [Job(experiment, overrides) for overrides in sweep_jobs({str(k): str(v) for k, v in params.items()})]
 
 
-def job_config(job: Job) -> DictConfig:
+@contextmanager
+def job_config(job: Job) -> Iterator[DictConfig]:
     """The job's config as its run receives it (the experiment, then the job's overrides), with
-    Hydra's own config set for the ``${hydra:...}`` interpolations (``paths``) and removed from it."""
+    Hydra's own config set as in the job's process for the time of the block (the ``${hydra:...}``
+    interpolations of ``paths``, the config choices the protocols read) and restored after it."""
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose("config", overrides=[f"experiment={job.experiment}", *job.overrides], return_hydra_config=True)
-    HydraConfig.instance().set_config(cfg)
-    with open_dict(cfg):
-        del cfg["hydra"]
-    return cfg
+    hydra = HydraConfig.instance()
+    previous = hydra.cfg
+    hydra.set_config(cfg)
+    try:
+        with open_dict(cfg):
+            del cfg["hydra"]
+        yield cfg
+    finally:
+        hydra.cfg = previous
 
 
 def job_run_key(cfg: DictConfig) -> str:
-    """The ``run_key`` the runner gives a job of config ``cfg``: the extractor and dataset built,
-    the pages read and planned by the job's protocol, nothing fitted or extracted. The steps are
-    :func:`boilerbench.experiments.runner.run`'s, called here rather than factored out of it: the
-    runner's code version enters every run key, so moving them would invalidate every run."""
+    """The ``run_key`` the runner gives a job of config ``cfg`` (inside :func:`job_config`): the
+    extractor and dataset built, the pages read and planned by the job's protocol, nothing fitted
+    or extracted. The steps are :func:`boilerbench.experiments.runner.run`'s, called here rather
+    than factored out of it: the runner's code version enters every run key, so moving them would
+    invalidate every run."""
     extractor, dataset = build(cfg.extractor), build(cfg.dataset)
     split = dataset.load()
     protocol = configured_protocol(cfg).resolve(cfg, split, contract.tags(extractor).learns)
@@ -102,6 +110,12 @@ def shared_loads() -> Iterator[None]:
 
     with mock.patch.object(Dataset, "load", load):
         yield
+
+
+def key_of_job(job: Job) -> str:
+    """The job's run key (:func:`job_run_key` of :func:`job_config`)."""
+    with job_config(job) as cfg:
+        return job_run_key(cfg)
 
 
 @dataclass(frozen=True)
@@ -139,7 +153,7 @@ def check_complete(store_keys: set[str], experiments: list[str]) -> int:
     with shared_loads():
         for experiment in experiments:
             jobs = experiment_jobs(experiment)
-            missing = missing_jobs(jobs, store_keys, lambda job: job_run_key(job_config(job)))
+            missing = missing_jobs(jobs, store_keys, key_of_job)
             for item in missing:
                 print(item.line(), flush=True)
             print(f"{experiment}: {len(jobs) - len(missing)} of {len(jobs)} jobs in the store", file=sys.stderr)
