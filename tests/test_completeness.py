@@ -31,9 +31,6 @@ def test_the_jobs_of_an_experiment_come_from_its_sweep():
     assert len(jobs) == 16  # 4 top_coef x 4 bottom_coef
     assert jobs[0] == Job("fig_scedd_coefficients", ("extractor.top_coef=0.0", "extractor.bottom_coef=0.85"))
     assert jobs[-1].overrides == ("extractor.top_coef=0.2", "extractor.bottom_coef=1.0")
-    assert jobs[0].command() == (
-        "python run.py experiment=fig_scedd_coefficients extractor.top_coef=0.0 extractor.bottom_coef=0.85"
-    )
 
 
 def test_the_check_keys_a_job_as_the_runner_does(tmp_path):

@@ -38,9 +38,6 @@ class Job:
     experiment: str
     overrides: tuple[str, ...]
 
-    def command(self) -> str:
-        return f"python run.py experiment={self.experiment} {' '.join(self.overrides)}"
-
 
 def sweep_jobs(params: dict[str, str]) -> list[tuple[str, ...]]:
     """The jobs of a sweep's ``hydra.sweeper.params`` (``{"extractor": "a,b", "dataset": "x"}``):
