@@ -406,6 +406,11 @@ def test_multirun_launchers_run_every_job(tmp_path, launcher):
     }
     assert sorted(summaries) == ["all_text", "bte"]
     assert summaries["all_text"]["metrics"]["block"]["recall"] == 1.0
+    # each job's folder is named by its place in the sweep, whatever order the jobs ran in
+    assert sorted(p.parent.name for p in (tmp_path / "sweep").glob("*/summary.json")) == [
+        "0_bte_plaintext",
+        "1_all_text_plaintext",
+    ]
 
 
 def test_evaluating_validation_pages_needs_a_split_that_has_them(tmp_path):

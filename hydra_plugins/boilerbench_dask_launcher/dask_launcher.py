@@ -45,6 +45,8 @@ from hydra.plugins.launcher import Launcher
 from hydra.types import HydraContext, TaskFunction
 from omegaconf import DictConfig, open_dict
 
+from .dispatch import dispatch_order
+
 log = logging.getLogger(__name__)
 
 #: Seconds to wait for the scheduler at ``address`` to answer.
@@ -135,7 +137,8 @@ class DaskLauncher(Launcher):
         self.hydra_context = hydra_context
 
     def launch(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
-        """Submit every job, wait for all, and return their results in job order."""
+        """Submit every job (in :func:`~.dispatch.dispatch_order`, as task priorities), wait for all,
+        and return their results in job order."""
         setup_globals()
         assert self.config is not None and self.task_function is not None and self.hydra_context is not None
         configure_log(self.config.hydra.hydra_logging, self.config.hydra.verbose)
@@ -148,22 +151,23 @@ class DaskLauncher(Launcher):
         state = Singleton.get_state()
         sweep = uuid.uuid4().hex[:8]
         with dask_client(self.address, self.n_workers) as client:
-            futures = [
-                client.submit(
+            submitted = {
+                position: client.submit(
                     execute_job,
-                    number,
-                    list(overrides),
+                    initial_job_idx + position,
+                    list(job_overrides[position]),
                     self.hydra_context,
                     self.config,
                     self.task_function,
                     state,
-                    key=f"hydra-job-{sweep}-{number}",
+                    key=f"hydra-job-{sweep}-{initial_job_idx + position}",
                     pure=False,
+                    priority=-rank,
                 )
-                for number, overrides in enumerate(job_overrides, start=initial_job_idx)
-            ]
+                for rank, position in enumerate(dispatch_order(job_overrides))
+            }
             try:
-                results = client.gather(futures)
+                results = client.gather([submitted[position] for position in range(len(job_overrides))])
             except JobExited as exited:  # as a local sweep ends: the job's message, its status
                 print(exited, file=sys.stderr)
                 sys.exit(exited.status)
