@@ -59,3 +59,32 @@ def test_the_parallel_launcher_is_hydras_joblib_launcher_with_that_order():
         "hydra_plugins.hydra_joblib_launcher.joblib_launcher.JoblibLauncher",
     ]
     assert launcher.joblib["n_jobs"] == 3 and launcher.joblib["pre_dispatch"] == "2*n_jobs"
+
+
+def test_the_parallel_launcher_runs_the_jobs_in_that_order_and_returns_them_in_job_order(tmp_path, monkeypatch):
+    """The launcher itself, its jobs replaced by a recorder (one joblib job runs in this process):
+    it runs bte's first job, all_text's first, then the second ones, each with its own number,
+    and returns the results in job order. What would fail: the launcher ignoring the order,
+    numbering the jobs by their turn, or returning the results in the order they ran."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import open_dict
+
+    from boilerbench.configs import CONF_DIR
+    from hydra_plugins.boilerbench_dask_launcher import joblib_launcher
+
+    ran = []
+
+    def record(number, overrides, *_):
+        ran.append((number, overrides))
+        return number
+
+    monkeypatch.setattr(joblib_launcher, "execute_job", record)
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("config", overrides=["hydra/launcher=parallel"], return_hydra_config=True)
+    with open_dict(cfg):
+        cfg.hydra.sweep.dir = str(tmp_path / "sweep")
+    launcher = joblib_launcher.JoblibLauncher(n_jobs=1)
+    launcher.setup(hydra_context=object(), task_function=lambda _: None, config=cfg)
+    sweep = [[f"extractor={e}", f"dataset={d}"] for e in ("bte", "all_text") for d in ("x", "y")]
+    assert launcher.launch(sweep, initial_job_idx=10) == [10, 11, 12, 13]
+    assert ran == [(10, sweep[0]), (12, sweep[2]), (11, sweep[1]), (13, sweep[3])]
