@@ -35,17 +35,16 @@ import sys
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from hydra.core.hydra_config import HydraConfig
 from hydra.core.singleton import Singleton
-from hydra.core.utils import JobReturn, configure_log, filter_overrides, run_job, setup_globals
+from hydra.core.utils import JobReturn, run_job, setup_globals
 from hydra.plugins.launcher import Launcher
 from hydra.types import HydraContext, TaskFunction
 from omegaconf import DictConfig, open_dict
 
-from .dispatch import dispatch_order
+from .dispatch import start_sweep
 
 log = logging.getLogger(__name__)
 
@@ -139,15 +138,9 @@ class DaskLauncher(Launcher):
     def launch(self, job_overrides: Sequence[Sequence[str]], initial_job_idx: int) -> Sequence[JobReturn]:
         """Submit every job (in :func:`~.dispatch.dispatch_order`, as task priorities), wait for all,
         and return their results in job order."""
-        setup_globals()
-        assert self.config is not None and self.task_function is not None and self.hydra_context is not None
-        configure_log(self.config.hydra.hydra_logging, self.config.hydra.verbose)
-        sweep_dir = Path(str(self.config.hydra.sweep.dir))
-        sweep_dir.mkdir(parents=True, exist_ok=True)
         where = self.address or f"a local cluster of {self.n_workers} processes"
-        log.info("Dask launcher: %d jobs on %s, sweep output dir: %s", len(job_overrides), where, sweep_dir)
-        for number, overrides in enumerate(job_overrides, start=initial_job_idx):
-            log.info("\t#%d : %s", number, " ".join(filter_overrides(overrides)))
+        header = f"Dask launcher: {len(job_overrides)} jobs on {where}, sweep output dir: {{sweep_dir}}"
+        order = start_sweep(self, job_overrides, initial_job_idx, header)
         state = Singleton.get_state()
         sweep = uuid.uuid4().hex[:8]
         with dask_client(self.address, self.n_workers) as client:
@@ -164,7 +157,7 @@ class DaskLauncher(Launcher):
                     pure=False,
                     priority=-rank,
                 )
-                for rank, position in enumerate(dispatch_order(job_overrides))
+                for rank, position in enumerate(order)
             }
             try:
                 results = client.gather([submitted[position] for position in range(len(job_overrides))])

@@ -5,7 +5,7 @@ b-y). When an extractor's model is fitted once for all datasets (a training mixt
 protocol), its jobs share that fit, and dispatched in list order the first two workers take two
 jobs of the same extractor: one fits, the other waits on the model's lock
 (:func:`boilerbench.experiments.model_cache.model_lock`) for the length of the fit. On a cold
-``make reports`` on 2 cores a worker waited about 40 minutes so behind BoilerNet's fit, and again
+``make reports`` on 2 cores a worker waited about 40 minutes behind BoilerNet's fit, and again
 behind the tag-path LSTM's. Dispatching round robin over the groups of jobs that differ only in
 their dataset sends the other workers to the other extractors' first jobs meanwhile. Only the
 order changes: each job keeps its number (its folder's name) and the sweep returns its results in
@@ -14,8 +14,15 @@ job order.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from itertools import chain, zip_longest
+from pathlib import Path
+from typing import Any
+
+from hydra.core.utils import configure_log, filter_overrides, setup_globals
+
+log = logging.getLogger(__name__)
 
 
 def override_key(override: str) -> str:
@@ -35,3 +42,18 @@ def dispatch_order(job_overrides: Sequence[Sequence[str]]) -> list[int]:
         groups.setdefault(group, []).append(position)
     rounds = zip_longest(*groups.values())
     return [position for position in chain.from_iterable(rounds) if position is not None]
+
+
+def start_sweep(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_idx: int, header: str) -> list[int]:
+    """What both launchers do before running a sweep: Hydra's globals and logging, the sweep's
+    folder, the ``header`` line (``{sweep_dir}`` filled in) and one line per job in dispatch
+    order; returns that order (:func:`dispatch_order`)."""
+    setup_globals()
+    assert launcher.config is not None and launcher.task_function is not None and launcher.hydra_context is not None
+    configure_log(launcher.config.hydra.hydra_logging, launcher.config.hydra.verbose)
+    Path(str(launcher.config.hydra.sweep.dir)).mkdir(parents=True, exist_ok=True)
+    order = dispatch_order(job_overrides)
+    log.info(header.format(sweep_dir=launcher.config.hydra.sweep.dir))
+    for position in order:
+        log.info("\t#%d : %s", initial_job_idx + position, " ".join(filter_overrides(job_overrides[position])))
+    return order
