@@ -139,7 +139,7 @@ class DaskLauncher(Launcher):
         """Submit every job (in :func:`~.dispatch.dispatch_order`, as task priorities), wait for all,
         and return their results in job order."""
         where = self.address or f"a local cluster of {self.n_workers} processes"
-        header = f"Dask launcher: {len(job_overrides)} jobs on {where}, sweep output dir: {{sweep_dir}}"
+        header = f"Dask launcher: {len(job_overrides)} jobs on {where}"
         order = start_sweep(self, job_overrides, initial_job_idx, header)
         state = Singleton.get_state()
         sweep = uuid.uuid4().hex[:8]

@@ -46,14 +46,15 @@ def dispatch_order(job_overrides: Sequence[Sequence[str]]) -> list[int]:
 
 def start_sweep(launcher: Any, job_overrides: Sequence[Sequence[str]], initial_job_idx: int, header: str) -> list[int]:
     """What both launchers do before running a sweep: Hydra's globals and logging, the sweep's
-    folder, the ``header`` line (``{sweep_dir}`` filled in) and one line per job in dispatch
+    folder, the ``header`` line (with the sweep's folder after it) and one line per job in dispatch
     order; returns that order (:func:`dispatch_order`)."""
     setup_globals()
     assert launcher.config is not None and launcher.task_function is not None and launcher.hydra_context is not None
     configure_log(launcher.config.hydra.hydra_logging, launcher.config.hydra.verbose)
-    Path(str(launcher.config.hydra.sweep.dir)).mkdir(parents=True, exist_ok=True)
+    sweep_dir = Path(str(launcher.config.hydra.sweep.dir))
+    sweep_dir.mkdir(parents=True, exist_ok=True)
     order = dispatch_order(job_overrides)
-    log.info(header.format(sweep_dir=launcher.config.hydra.sweep.dir))
+    log.info("%s, sweep output dir: %s", header, sweep_dir)
     for position in order:
         log.info("\t#%d : %s", initial_job_idx + position, " ".join(filter_overrides(job_overrides[position])))
     return order

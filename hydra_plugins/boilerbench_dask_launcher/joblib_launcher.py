@@ -26,7 +26,7 @@ class JoblibLauncher(joblib_launcher.JoblibLauncher):
         settings = {**self.joblib, "backend": "loky"}  # Hydra's launcher insists on loky too
         process_joblib_cfg(settings)
         joblib_settings = ",".join(f"{k}={v}" for k, v in settings.items())
-        header = f"Joblib.Parallel({joblib_settings}) is launching {len(job_overrides)} jobs, sweep dir: {{sweep_dir}}"
+        header = f"Joblib.Parallel({joblib_settings}) is launching {len(job_overrides)} jobs"
         order = start_sweep(self, job_overrides, initial_job_idx, header)
         state = Singleton.get_state()
         done = Parallel(**settings)(
