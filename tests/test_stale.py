@@ -16,7 +16,15 @@ from boilerbench.errors import BoilerbenchError
 from boilerbench.experiments import run
 from boilerbench.reports.__main__ import STORE, main
 from boilerbench.reports.collect import collect, read_runs
-from boilerbench.reports.stale import UNRECORDED, StaleRow, current_version, stale_rows, versions_at, went_stale
+from boilerbench.reports.stale import (
+    UNRECORDED,
+    StaleRow,
+    current_version,
+    reference_revision,
+    stale_rows,
+    versions_at,
+    went_stale,
+)
 
 PAGES = {"a": ("<body><div><a>Home</a></div><p>" + "word " * 40 + "</p></body>", "word " * 40)}
 
@@ -116,6 +124,32 @@ def test_versions_at_a_commit_are_that_commits_code():
     assert versions_at("HEAD", [("bte", "")], PROJECT) == {("bte", ""): current_version("bte", "")}
 
 
+def test_the_gate_compares_with_the_last_commit_that_wrote_the_store(tmp_path):
+    """A code change spread over two commits (or landed by a fast-forward) is compared with the
+    store's last writer, not with HEAD~1, whose code may already be the changed one; a commit that
+    rewrites the store is compared with its parent. What would fail: always HEAD~1 (the second
+    commit of a change would pass the gate), or the store's writer when HEAD itself wrote it."""
+
+    def commit(name: str, **files: str) -> str:
+        for path, text in files.items():
+            (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / path).write_text(text)
+        git = ["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@t"]
+        subprocess.run([*git, "add", "-A"], check=True)
+        subprocess.run([*git, "commit", "-qm", name], check=True)
+        return subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    store = "results/runs.csv"
+    written = commit("store", **{store: "rows", "code.py": "a = 1"})
+    commit("code", **{"code.py": "a = 2"})
+    assert reference_revision(store, tmp_path) == written
+    commit("more code", **{"code.py": "a = 3"})
+    assert reference_revision(store, tmp_path) == written
+    commit("store again", **{store: "new rows"})
+    assert reference_revision(store, tmp_path) == "HEAD~1"
+
+
 def test_versions_at_an_unknown_revision_is_one_error():
     with pytest.raises(BoilerbenchError, match="git cannot show no-such-revision"):
         versions_at("no-such-revision", [("bte", "")], PROJECT)
@@ -123,14 +157,17 @@ def test_versions_at_an_unknown_revision_is_one_error():
 
 @pytest.mark.slow  # when the store holds versioned stale rows: the previous commit's code is asked (seconds)
 def test_no_row_of_the_store_went_stale_in_this_commit():
-    # The CI gate: a commit that changes an extractor's code must regenerate its rows. Rows already
-    # stale before the commit, and rows that recorded no version, are listed by --check, not failed here.
+    # The CI gate: a row that was current when the store was last written before HEAD
+    # (reference_revision) may not be stale now, whichever commit since changed its extractor's code.
+    # Rows already stale then, and rows that recorded no version, are listed by --check, not failed here.
     stale = stale_rows(read_runs(PROJECT / STORE))
     candidates = [r for r in stale if r.recorded and r.current]
     if not candidates:
         return
     try:
-        previous = versions_at("HEAD~1", sorted({(r.extractor, r.params) for r in candidates}), PROJECT)
+        previous = versions_at(
+            reference_revision(STORE, PROJECT), sorted({(r.extractor, r.params) for r in candidates}), PROJECT
+        )
     except BoilerbenchError as err:  # a shallow clone has no previous commit to compare with
         pytest.skip(str(err))
     assert [r.line() for r in went_stale(candidates, previous)] == []

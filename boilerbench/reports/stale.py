@@ -153,6 +153,24 @@ def versions_at(revision: str, keys: list[tuple[str, str]], repository: Path = P
     return {(k.split("\0")[0], k.split("\0")[1]): v for k, v in found.items()}
 
 
+def reference_revision(store: str, repository: Path = Path(".")) -> str:
+    """The commit whose code the CI gate compares HEAD's with: the last commit before HEAD that
+    wrote the store (``store``, a path in the repository), so that a code change spread over
+    several commits, or landed by a fast-forward, is still caught; ``HEAD~1`` when HEAD wrote it
+    or git knows no such commit."""
+    found = subprocess.run(
+        ["git", "-C", str(repository), "log", "-1", "--format=%H", "HEAD~1", "--", store],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    head_wrote = subprocess.run(
+        ["git", "-C", str(repository), "diff", "--quiet", "HEAD~1", "HEAD", "--", store], check=False
+    )
+    written = found.stdout.strip()
+    return written if found.returncode == 0 and written and head_wrote.returncode == 0 else "HEAD~1"
+
+
 def _key(row: StaleRow) -> tuple[str, str]:
     return row.extractor, row.params
 
