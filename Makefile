@@ -16,7 +16,7 @@ export BOILERBENCH_DATA := $(abspath ../shared/datasets)
 endif
 endif
 
-.PHONY: run test lint bench reports install clean model docs
+.PHONY: run test lint bench reports store install clean model docs
 
 # The experiments behind every table and figure, run two jobs at a time: the configs in
 # boilerbench/conf/experiment whose runs an artefact needs (boilerbench/reports/artefacts.py; the
@@ -83,10 +83,12 @@ bench: $(VENV)/.installed
 # Prints the wall time of each experiment at the end (also in reports/out/time_budget.txt), and
 # which runs it reran and which it reused: a job whose folder holds the results of that very run
 # (same run_key: config, code versions, packages and pages) is kept, so after a change only the
-# jobs it touches rerun. An experiment that fails (or exceeds max_error_rate) does not stop the
+# jobs it touches rerun. It first writes the store's archived runs (reports/results/archive/) back
+# into multirun/, so on a fresh clone too only the jobs whose run key changed rerun. An experiment that fails (or exceeds max_error_rate) does not stop the
 # others: the tables are built from what ran, the failures are listed and make exits with status 1.
 reports: $(VENV)/.installed
 	@mkdir -p reports/out && printf "%-32s %8s\n" experiment seconds > reports/out/time_budget.txt
+	$(BIN)/python -m boilerbench report --restore multirun
 	@began=$$(date -u +%Y-%m-%dT%H:%M:%S+00:00); failed=""; for e in $(EXPERIMENTS); do \
 	  start=$$(date +%s); \
 	  $(BIN)/python run.py experiment=$$e $(LAUNCH) progress=false || failed="$$failed $$e"; \
@@ -96,6 +98,13 @@ reports: $(VENV)/.installed
 	printf "%-32s %8d\n" "boilerbench report" $$(( $$(date +%s) - start )) >> reports/out/time_budget.txt; \
 	cat reports/out/time_budget.txt; \
 	if [ -n "$$failed" ]; then echo "failed:$$failed (their logs: multirun/<experiment>/*/run.log)"; exit 1; fi
+
+# The committed results store: the tables, figures and runs.csv of the last `make reports` copied
+# into reports/results/, then each row's run folder archived there (reports/results/archive/,
+# `boilerbench report --archive`); it fails on a row whose run is neither here nor archived.
+store: $(VENV)/.installed
+	cp reports/out/*.md reports/out/*.csv reports/out/*.tex reports/out/*.png reports/out/*.pdf reports/out/*.svg reports/results/
+	$(BIN)/python -m boilerbench report --archive reports/results/runs.csv multirun
 
 clean:
 	rm -rf $(VENV) .cache outputs multirun models

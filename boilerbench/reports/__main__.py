@@ -13,6 +13,13 @@ exits 1 when there is one (:mod:`boilerbench.reports.stale`).
 ``make reports`` runs that have no row with the run key HEAD gives them (reads the data, runs no
 extractor: :mod:`boilerbench.reports.completeness`), and exits 1 when there is one.
 
+``boilerbench report --archive [RUNS_CSV] [RUN_DIRS...]`` keeps, for each row of a results store
+(default ``reports/results/runs.csv``), its run folder's files (found under RUN_DIRS, default
+``multirun``, by run key) in ``reports/results/archive/``; ``boilerbench report --restore
+[ROOT]`` writes them back as the jobs' folders under ROOT (default ``multirun``), so that ``make
+reports`` on a fresh clone reruns only the jobs whose run key changed
+(:mod:`boilerbench.reports.archive`).
+
 ``boilerbench report --list-experiments`` prints the experiment configs whose runs the artefacts
 need (what ``make reports`` runs: :func:`boilerbench.reports.artefacts.experiments_to_run`).
 
@@ -33,6 +40,7 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
+from boilerbench.reports.archive import ARCHIVE_DIR, archive_store, restore
 from boilerbench.reports.artefacts import ARTEFACTS, experiments_to_run
 from boilerbench.reports.collect import gather, read_runs
 from boilerbench.reports.figures import MissingRuns
@@ -149,6 +157,16 @@ def main(argv: list[str]) -> int:
         help="also say which runs finished since then (rerun) and which were reused (make reports passes its start)",
     )
     parser.add_argument(
+        "--archive",
+        nargs="?",
+        const=STORE,
+        metavar="RUNS_CSV",
+        help=f"archive the run folders (under RUN_DIRS) of a store's rows (default {STORE}); exit 1 if a row has none",
+    )
+    parser.add_argument(
+        "--restore", action="store_true", help="write the archived runs back as job folders under RUN_DIRS[0]"
+    )
+    parser.add_argument(
         "--list-experiments", action="store_true", help="print the experiments whose runs the artefacts need, and stop"
     )
     args = parser.parse_args(argv)
@@ -159,11 +177,18 @@ def main(argv: list[str]) -> int:
         return check(args.check)
     if args.complete:
         return complete(args.complete, args.experiments)
+    if args.restore:
+        restored, left = restore(ARCHIVE_DIR, Path(args.run_dirs[0]))
+        root = args.run_dirs[0]
+        print(f"restored {len(restored)} archived runs into {root} ({len(left)} folders held their own run)")
+        return 0
     start = time.perf_counter()
     missing_dirs = [d for d in args.run_dirs if not Path(d).is_dir()]
     if missing_dirs:
         print(f"error: no such run folder: {', '.join(missing_dirs)}", file=sys.stderr)
         return 2
+    if args.archive:
+        return archive(args.archive, args.run_dirs)
     if args.base and not Path(args.base).is_file():
         print(f"error: no such runs file: {args.base}", file=sys.stderr)
         return 2
@@ -206,6 +231,17 @@ def check(runs_csv: str) -> int:
         file=sys.stderr,
     )
     return 1 if stale else 0
+
+
+def archive(runs_csv: str, run_dirs: list[str]) -> int:
+    """``--archive``: :func:`boilerbench.reports.archive.archive_store` of the store's rows; one
+    line per row without its run, then the counts; 1 if a row has none, 2 when the file is missing."""
+    if not Path(runs_csv).is_file():
+        print(f"error: no such runs file: {runs_csv}", file=sys.stderr)
+        return 2
+    report = archive_store(read_runs(runs_csv), [Path(d) for d in run_dirs], Path(runs_csv).parent / ARCHIVE_DIR.name)
+    print("\n".join(report.lines()))
+    return 1 if report.missing else 0
 
 
 def complete(runs_csv: str, experiments: list[str] | None) -> int:

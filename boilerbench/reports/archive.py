@@ -1,0 +1,211 @@
+"""The run archive: the files of every run behind the results store, kept in git beside it, so
+that a fresh clone holds what the per-page artefacts read and what the runner's reuse check
+compares.
+
+Each row of ``reports/results/runs.csv`` whose run folder was on the archiving machine is kept as
+``reports/results/archive/<experiment>/<job>.tar.xz``: the folder's ``summary.json`` (with its
+run key), ``pages.csv`` and Hydra files, compressed with xz (about 30 KB a run). The tables can be
+rebuilt from ``runs.csv`` alone, but the significance marks and the figures that read per-page
+rows need every run's ``pages.csv``, which only the machine of a complete regeneration had (and a
+lost machine lost). With the archive:
+
+- ``boilerbench report --restore [ROOT]`` writes each archived run back as its job's folder under
+  ``ROOT`` (default ``multirun``), where the runner finds it: ``make reports`` then reruns only the
+  jobs whose run key changed (``summary.json``'s ``run_key``: config, code, packages, pages), on
+  any machine, and a change to one extractor lands with its own jobs rerun, not a day's
+  regeneration. A folder that already holds a complete run is left as it is.
+- ``boilerbench report --archive [RUN_DIRS...]`` (after a regeneration, from the machine that ran
+  it) archives, for each row of the store, the run folder under ``RUN_DIRS`` holding that row's run
+  key; a row whose run no folder here holds keeps its archive when that has the row's run key, and
+  is listed as missing otherwise; archives of runs no row names are removed. The archive follows
+  the store, as the store follows the code.
+
+Archives are built and read here only: names are checked on reading (no path leaves the job's
+folder) and nothing in them is executed or unpickled. The same files give the same bytes (fixed
+tar metadata), so an unchanged run leaves git's tree unchanged.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import tarfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from boilerbench.atomic import atomic_write_bytes
+from boilerbench.experiments.results import RunFileError
+
+#: Where the archive is kept, beside the store's ``runs.csv``.
+ARCHIVE_DIR = Path("reports/results/archive")
+#: The files of a run folder that the archive keeps (``summary.json`` last when restored: its
+#: presence is what marks a run complete).
+FILES = ("pages.csv", ".hydra/config.yaml", ".hydra/hydra.yaml", ".hydra/overrides.yaml", "summary.json")
+#: The files without which an archive is not a run.
+REQUIRED = ("summary.json", "pages.csv")
+SUFFIX = ".tar.xz"
+
+
+def pack(run_dir: Path) -> bytes:
+    """The archive of ``run_dir``: its :data:`FILES` that exist, in that order, with fixed
+    metadata (mode, owner and time), so the same files always give the same bytes."""
+    missing = [name for name in REQUIRED if not (run_dir / name).is_file()]
+    if missing:
+        raise RunFileError(f"{run_dir} has no {', '.join(missing)}: not a complete run")
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:xz", preset=9) as tar:
+        for name in FILES:
+            path = run_dir / name
+            if path.is_file():
+                data = _portable(path.read_bytes()) if name == "summary.json" else path.read_bytes()
+                info = tarfile.TarInfo(name)
+                info.size, info.mode = len(data), 0o644
+                tar.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def _portable(summary: bytes) -> bytes:
+    """A summary without its ``quick_key`` (the data files' paths, sizes and times on the machine
+    that ran it): on another machine the runner checks the run key and writes its own."""
+    data = json.loads(summary)
+    data.pop("quick_key", None)
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def contents(data: bytes) -> dict[str, bytes]:
+    """The files of an archive, by name: only :data:`FILES` (any other member, a link or a path
+    outside the folder, is ignored); a RunFileError when it is unreadable or lacks :data:`REQUIRED`."""
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:xz") as tar:
+            files = {}
+            for member in tar.getmembers():
+                handle = tar.extractfile(member) if member.isfile() and member.name in FILES else None
+                if handle is not None:
+                    files[member.name] = handle.read()
+    except (tarfile.TarError, EOFError, OSError) as err:
+        raise RunFileError(f"not a run archive: {err}") from err
+    missing = [name for name in REQUIRED if name not in files]
+    if missing:
+        raise RunFileError(f"the archive has no {', '.join(missing)}")
+    return files
+
+
+def archived_summary(path: Path) -> dict:
+    """The ``summary.json`` of the archive at ``path``."""
+    try:
+        summary = json.loads(contents(path.read_bytes())["summary.json"])
+    except (OSError, ValueError) as err:
+        raise RunFileError(f"{path}: {err}") from err
+    if not isinstance(summary, dict):
+        raise RunFileError(f"{path}: its summary.json is not an object")
+    return summary
+
+
+def unpack(data: bytes, run_dir: Path) -> None:
+    """Write an archive's files into ``run_dir``, each atomically, ``summary.json`` last."""
+    files = contents(data)
+    for name in FILES:
+        if name in files:
+            atomic_write_bytes(run_dir / name, files[name])
+
+
+def _run_key(summary_path: Path) -> str | None:
+    try:
+        return str(json.loads(summary_path.read_text(encoding="utf-8")).get("run_key") or "") or None
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def local_runs(roots: list[Path]) -> dict[str, tuple[Path, Path]]:
+    """Every complete run folder under ``roots`` by its run key: (root, folder); a key that two
+    folders hold is the same run, and the first found (roots in order, paths sorted) is taken."""
+    found: dict[str, tuple[Path, Path]] = {}
+    for root in roots:
+        for summary in sorted(root.rglob("summary.json")):
+            key = _run_key(summary)
+            if key and (summary.parent / "pages.csv").is_file():
+                found.setdefault(key, (root, summary.parent))
+    return found
+
+
+def archived_runs(archive: Path) -> dict[str, Path]:
+    """Every archive under ``archive`` by its run's key (an unreadable one is left out, and so
+    pruned by :func:`archive_store`)."""
+    found = {}
+    for path in sorted(archive.rglob(f"*{SUFFIX}")):
+        try:
+            key = archived_summary(path).get("run_key")
+        except RunFileError:
+            continue
+        if key:
+            found[str(key)] = path
+    return found
+
+
+@dataclass
+class ArchiveReport:
+    """What :func:`archive_store` did: archive names written, unchanged and removed, and the rows
+    whose run is neither here nor archived (as ``run_key run_dir``)."""
+
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        return [f"missing: {row}" for row in self.missing] + [
+            f"archive: {len(self.written)} written, {len(self.unchanged)} unchanged, {len(self.removed)} removed, "
+            f"{len(self.missing)} rows without their run"
+        ]
+
+
+def archive_store(runs: pd.DataFrame, roots: list[Path], archive: Path = ARCHIVE_DIR) -> ArchiveReport:
+    """Make ``archive`` hold one archive per row of ``runs`` (a store's ``runs.csv``), named by
+    its run folder's path below its root (``<experiment>/<job>``): an archive that already holds
+    the row's run key stays as it is (a job kept by the runner is the same run, though Hydra
+    rewrote its files), moved where the run folder under ``roots`` now is; else that folder is
+    packed; the other archives are removed."""
+    report = ArchiveReport()
+    here, before = local_runs(roots), archived_runs(archive)
+    keep: set[Path] = set()
+    for key, run_dir in zip(runs["run_key"].astype(str), runs["run_dir"].astype(str), strict=True):
+        earlier = before.get(key)
+        if key not in here and earlier is None:
+            report.missing.append(f"{key} {run_dir}")
+            continue
+        if key in here:
+            root, folder = here[key]
+            target = archive / f"{folder.relative_to(root).as_posix()}{SUFFIX}"
+        else:
+            assert earlier is not None
+            target = earlier
+        name = target.relative_to(archive).as_posix().removesuffix(SUFFIX)
+        if earlier == target:
+            report.unchanged.append(name)
+        else:
+            atomic_write_bytes(target, earlier.read_bytes() if earlier is not None else pack(here[key][1]))
+            report.written.append(name)
+        keep.add(target)
+    for path in sorted(archive.rglob(f"*{SUFFIX}")):
+        if path not in keep:
+            path.unlink()
+            report.removed.append(path.relative_to(archive).as_posix().removesuffix(SUFFIX))
+    return report
+
+
+def restore(archive: Path, root: Path) -> tuple[list[str], list[str]]:
+    """Write each archived run into ``root/<experiment>/<job>`` where that folder holds no
+    complete run; returns (restored, left) names: a folder with its own run is left to the
+    runner, which keeps or reruns it by its run key."""
+    restored, left = [], []
+    for path in sorted(archive.rglob(f"*{SUFFIX}")):
+        name = path.relative_to(archive).as_posix().removesuffix(SUFFIX)
+        target = root / name
+        if all((target / required).is_file() for required in REQUIRED):
+            left.append(name)
+            continue
+        unpack(path.read_bytes(), target)
+        restored.append(name)
+    return restored, left
