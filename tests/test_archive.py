@@ -149,9 +149,11 @@ def test_a_restored_run_is_kept_by_the_runner_and_archived_from_the_cli(tmp_path
 #: run's own: a run kept on another machine keeps the first machine's).
 QUALITY = ("n_pages", "n_errors", "token.f1", "word.f1", "block.f1", "cleaneval.mean", "cleaneval.micro")
 #: Extractors whose output on a page can change from one call to the next in the same process,
-#: so that two runs with one run key differ slightly: newspaper4k gives WCXB page 0586 either of
-#: two texts (its last two paragraphs kept or not) over repeated calls on the same page.
-UNSTEADY = {"newspaper": 1e-3}
+#: so that two runs with one run key differ slightly, and the relative difference allowed:
+#: newspaper4k gives WCXB page 0586 either of two texts over repeated calls (its candidate nodes
+#: are deduplicated through a set of lxml elements; ``docs/extractors/newspaper.md``), and its
+#: Dragnet figures differ by up to 3e-4 of their value between two runs.
+UNSTEADY = {"newspaper": 2e-3}
 
 
 def test_every_committed_archive_is_a_row_of_the_store_with_its_figures():
@@ -163,7 +165,8 @@ def test_every_committed_archive_is_a_row_of_the_store_with_its_figures():
         row = rows.loc[summary["run_key"]]
         figures = {"n_pages": summary["n_pages"], "n_errors": summary["n_errors"]}
         figures |= {f"{g}.{n}": v for g, values in summary["metrics"].items() for n, v in values.items()}
-        tolerance = UNSTEADY.get(summary["extractor"], 1e-12)
+        relative = UNSTEADY.get(summary["extractor"], 0.0)
         for name in QUALITY:
             if name in figures and figures[name] is not None:
-                assert math.isclose(float(row[name]), float(figures[name]), rel_tol=0, abs_tol=tolerance), (path, name)
+                ours, theirs = float(row[name]), float(figures[name])
+                assert math.isclose(ours, theirs, rel_tol=relative, abs_tol=1e-12), (path, name)
