@@ -84,8 +84,9 @@ bench: $(VENV)/.installed
 # which runs it reran and which it reused: a job whose folder holds the results of that very run
 # (same run_key: config, code versions, packages and pages) is kept, so after a change only the
 # jobs it touches rerun. It first writes the store's archived runs (reports/results/archive/) back
-# into multirun/, so on a fresh clone too only the jobs whose run key changed rerun. An experiment that fails (or exceeds max_error_rate) does not stop the
-# others: the tables are built from what ran, the failures are listed and make exits with status 1.
+# into multirun/, so on a fresh clone too only the jobs whose run key changed rerun. An experiment
+# that fails (or exceeds max_error_rate) does not stop the others: the tables are built from what
+# ran, the failures are listed and make exits with status 1.
 reports: $(VENV)/.installed
 	@mkdir -p reports/out && printf "%-32s %8s\n" experiment seconds > reports/out/time_budget.txt
 	$(BIN)/python -m boilerbench report --restore multirun

@@ -103,15 +103,18 @@ def test_the_archive_follows_the_store(tmp_path):
     assert (moved.written, moved.removed) == (["exp/1_a_x"], ["exp/0_a_x"])
 
 
-def test_restore_writes_only_folders_without_their_own_run(tmp_path):
+def test_restore_writes_only_folders_without_their_own_run(tmp_path, capsys):
     archive, root = tmp_path / "archive", tmp_path / "multirun"
     for name, key in (("exp/0_a_x", "ka"), ("exp/1_b_x", "kb")):
         (archive / name).parent.mkdir(parents=True, exist_ok=True)
         (archive / f"{name}{SUFFIX}").write_bytes(pack(_folder(tmp_path / key, key)))
     _folder(root / "exp" / "1_b_x", "local", extra="y")
-    assert restore(archive, root) == (["exp/0_a_x"], ["exp/1_b_x"])
+    (archive / "exp" / f"2_c_x{SUFFIX}").write_bytes(b"truncated")
+    assert restore(archive, root) == (["exp/0_a_x"], ["exp/1_b_x", "exp/2_c_x"])
+    assert not (root / "exp" / "2_c_x").exists()  # a damaged archive leaves its job to rerun
     assert json.loads((root / "exp" / "0_a_x" / "summary.json").read_text())["run_key"] == "ka"
     assert json.loads((root / "exp" / "1_b_x" / "summary.json").read_text())["run_key"] == "local"
+    assert "2_c_x.tar.xz: not a run archive" in capsys.readouterr().err
 
 
 def _plaintext_run(tmp_path, output):

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import io
 import json
+import sys
 import tarfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,7 +199,8 @@ def archive_store(runs: pd.DataFrame, roots: list[Path], archive: Path = ARCHIVE
 def restore(archive: Path, root: Path) -> tuple[list[str], list[str]]:
     """Write each archived run into ``root/<experiment>/<job>`` where that folder holds no
     complete run; returns (restored, left) names: a folder with its own run is left to the
-    runner, which keeps or reruns it by its run key."""
+    runner, which keeps or reruns it by its run key, and so is a damaged archive's (said on
+    stderr: its job reruns)."""
     restored, left = [], []
     for path in sorted(archive.rglob(f"*{SUFFIX}")):
         name = path.relative_to(archive).as_posix().removesuffix(SUFFIX)
@@ -206,6 +208,11 @@ def restore(archive: Path, root: Path) -> tuple[list[str], list[str]]:
         if all((target / required).is_file() for required in REQUIRED):
             left.append(name)
             continue
-        unpack(path.read_bytes(), target)
+        try:
+            unpack(path.read_bytes(), target)
+        except (OSError, RunFileError) as err:
+            print(f"warning: {path}: {err}; its job will rerun", file=sys.stderr)
+            left.append(name)
+            continue
         restored.append(name)
     return restored, left
