@@ -37,7 +37,7 @@ from pathlib import Path
 import pandas as pd
 
 from boilerbench.atomic import atomic_write_bytes
-from boilerbench.experiments.results import RunFileError
+from boilerbench.experiments.results import RunFileError, read_summary
 
 #: Where the archive is kept, beside the store's ``runs.csv``.
 ARCHIVE_DIR = Path("reports/results/archive")
@@ -113,10 +113,12 @@ def unpack(data: bytes, run_dir: Path) -> None:
 
 
 def _run_key(summary_path: Path) -> str | None:
+    """The run key of a ``summary.json`` (:func:`read_summary`); None for a damaged one."""
     try:
-        return str(json.loads(summary_path.read_text(encoding="utf-8")).get("run_key") or "") or None
-    except (OSError, ValueError, AttributeError):
+        summary = read_summary(summary_path)
+    except (OSError, RunFileError):
         return None
+    return str(summary.get("run_key") or "") or None if isinstance(summary, dict) else None
 
 
 def local_runs(roots: list[Path]) -> dict[str, tuple[Path, Path]]:
