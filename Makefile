@@ -52,6 +52,7 @@ test: $(VENV)/.installed
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(ARGS)
 
 lint: $(VENV)/.installed
+	@! git grep -nIE '^(<{7}|>{7})( |$$)' || { echo 'merge conflict markers left in the files above' >&2; exit 1; }
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
