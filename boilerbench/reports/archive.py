@@ -118,7 +118,8 @@ def _run_key(summary_path: Path) -> str | None:
         summary = read_summary(summary_path)
     except (OSError, RunFileError):
         return None
-    return str(summary.get("run_key") or "") or None if isinstance(summary, dict) else None
+    key = summary.get("run_key") if isinstance(summary, dict) else None
+    return str(key) if key else None
 
 
 def local_runs(roots: list[Path]) -> dict[str, tuple[Path, Path]]:
