@@ -33,14 +33,15 @@ from boilerbench.evaluation.stats import paired_bootstrap
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.protocols import train_on_config
 from boilerbench.experiments.runner import build
-from boilerbench.extractors.stack.model import STATE_FILE
+from boilerbench.extractors.stack.model import STATE_FILE, Stack
 
 
 def load_stack(directory: Path):
     """The stack fitted into ``directory`` by a run (its members by name, with their configs' settings)."""
     if not (directory / STATE_FILE).is_file():
         raise ConfigError(f"{directory} holds no fitted stack ({STATE_FILE} is missing)")
-    params = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))["params"]
+    # a stack saved before a hyperparameter was added was fitted with its default, not the config's
+    params = {**Stack._added_defaults(), **json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))["params"]}
     overrides = [f"{k}={json.dumps(v)}" for k, v in params.items() if k != "members"]
     overrides.append(f"extractor/members=[{','.join(params['members'])}]")
     return make_extractor("stack", overrides).load(directory)

@@ -19,6 +19,7 @@ from boilerbench.extractors import members
 from boilerbench.extractors.all_text import AllText
 from boilerbench.extractors.stack import Stack, page_types
 from boilerbench.extractors.stack import model as stack_model
+from boilerbench.extractors.stack.class_names import FAMILY_NAMES, container_shares, gated_share_names
 from boilerbench.extractors.stack.features import context_features, feature_names, page_matrix, vote_features
 
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
@@ -198,6 +199,15 @@ def test_by_page_type_learns_the_types_and_a_model_file_keeps_the_choice(tmp_pat
     np.testing.assert_array_equal(loaded.gate_.coef, stack.gate_.coef)
 
 
+def assert_model_file_keeps_probabilities(stack: Stack, page: Page, tmp_path) -> None:
+    """A model file of ``stack`` loads as a stack that gives ``page`` the same probabilities."""
+    path = tmp_path / "stack.model"
+    save_model_file(stack, path, "stack", file_config(stack), "hand-made", {})
+    loaded, _ = load_model_file(path)
+    rows = stack._rows(page)
+    np.testing.assert_array_equal(loaded.probabilities(rows, page), stack.probabilities(rows, page))
+
+
 def test_type_features_give_the_second_stage_each_pages_type_probabilities(tmp_path):
     stack = small(type_features=True).fit([_typed(i) for i in range(16)], [_typed(i) for i in range(16, 24)])
     assert stack.gate_ is not None and stack.gate_.classes == ["article", "forum"]
@@ -210,12 +220,60 @@ def test_type_features_give_the_second_stage_each_pages_type_probabilities(tmp_p
     assert context.shape == (len(rows), len(stack.feature_names()) - rows.shape[1])
     np.testing.assert_array_equal(context[:, -2:], np.tile(q, (len(rows), 1)))  # the page's, on every block
     assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
-    path = tmp_path / "stack.model"
-    save_model_file(stack, path, "stack", file_config(stack), "hand-made", {})
-    loaded, _ = load_model_file(path)
-    np.testing.assert_array_equal(loaded.probabilities(rows, page), stack.probabilities(rows, page))
+    assert_model_file_keeps_probabilities(stack, page, tmp_path)
     with pytest.raises(ConfigError, match="page types"):
         small(type_features=True).fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
+
+
+def _named(i: int) -> Page:
+    """A typed page whose article sits in a ``post-body`` container and whose menu in a ``site-nav`` one."""
+    page = _typed(i)
+    html = page.html.replace("<ul>", "<ul class='site-nav'>").replace("class='story'", "class='post-body'")
+    return Page(page.id, html, page.gold_text, page_type=page.page_type)
+
+
+def test_class_names_reach_the_second_stage_through_the_pages_type(tmp_path):
+    stack = small(type_features=True, class_names=True).fit(
+        [_named(i) for i in range(16)], [_named(i) for i in range(16, 24)]
+    )
+    assert stack.feature_names()[-12:] == gated_share_names()
+    assert stack.feature_names()[-14:-12] == ["page_type.article", "page_type.forum"]
+    page = _named(31)
+    rows, layout = stack._rows(page), stack._layout(page)
+    shares = container_shares(page.blocks)
+    np.testing.assert_array_equal(layout.names, shares)
+    # the menu's links are in the navigation container, the paragraphs in the body one (by hand)
+    family = {name: k for k, name in enumerate(FAMILY_NAMES)}
+    nav, body = shares[:, family["navigation"]], shares[:, family["body"]]
+    assert np.all((nav > 0) == np.array([t.startswith("Link") for t in page.blocks.texts]))
+    assert np.all((body > 0) == page.gold_labels.astype(bool))
+    p = stack._predict(stack.model_, rows)
+    for q_article, q_forum in ((1.0, 0.0), (0.25, 0.75), (0.0, 0.0)):
+        q = np.array([q_article, q_forum])
+        context = stack._context([layout], p, q[None, :])
+        np.testing.assert_array_equal(context[:, -12:-6], shares * q_article)
+        np.testing.assert_array_equal(context[:, -6:], shares * q_forum)
+        np.testing.assert_array_equal(context[:, -14:-12], np.tile(q, (len(rows), 1)))
+    assert stack.extract(page).labels.tolist() == page.gold_labels.tolist()
+    assert_model_file_keeps_probabilities(stack, page, tmp_path)
+    with pytest.raises(ConfigError, match="type_features"):
+        small(class_names=True)
+
+
+def test_consent_drops_the_blocks_of_a_consent_dialog_after_decoding():
+    stack = small().fit([make_page(i) for i in range(12)], [make_page(i) for i in range(12, 16)])
+    page = make_page(40)
+    dialog = "<p>" + " ".join(WORDS[:12]) + " cookies.</p>"
+    html = page.html.replace("</body>", f"<div id='onetrust-banner-sdk'><div>{dialog}</div></div></body>")
+    page = Page("consent", html, page.gold_text)
+    inside = np.array([t.endswith("cookies.") for t in page.blocks.texts])
+    assert inside.sum() == 1
+    kept = stack.extract(page).labels
+    assert kept[inside].tolist() == [1]  # prose to the trees, whatever its container
+    stack.consent = True
+    dropped = stack.extract(page).labels
+    assert dropped[inside].tolist() == [0]
+    assert dropped[~inside].tolist() == kept[~inside].tolist()
 
 
 def test_out_of_fold_probabilities_come_from_classifiers_that_did_not_see_the_page():

@@ -17,9 +17,8 @@ The same name means boilerplate on an article and the posts themselves on a thre
 mixture's training pages, 2 % of the words in ``comment`` containers are gold on articles and 54 %
 on forums: ``python -m studies.container_names``), so the columns are read through the stack's
 page-type classifier (:mod:`boilerbench.extractors.stack.page_types`): times P(article) and, in a
-second set, times P(forum) (:func:`gated_shares`), by the second stage only. The stack does not
-read them yet: any change to its code makes every stack row of the results store stale, so they
-are wired in together with those rows' regeneration.
+second set, times P(forum) (:func:`gated_shares`), by the second stage only: the stack reads them
+with ``class_names`` (which needs ``type_features``).
 """
 
 from __future__ import annotations

@@ -7,9 +7,8 @@ disagree about it. Its container, though, is named by the platform that injected
 names are few: OneTrust's ``onetrust-*`` and ``ot-sdk-*``, Cookiebot's ``CybotCookiebot*``,
 Didomi's ``didomi-*``, the WordPress consent plugins' ``cookielawinfo-*``, ``cli-*`` and
 ``cmplz-*``, and so on (:data:`CONSENT_PREFIXES`). A block whose element, or one of its
-ancestors, carries such a class or id is marked (:func:`consent_mask`), for the stack to drop
-after decoding. The stack does not apply it yet: any change to its code makes every stack row of
-the results store stale, so the rule is wired in together with those rows' regeneration.
+ancestors, carries such a class or id is marked (:func:`consent_mask`), and the stack drops it
+after decoding (``consent``).
 
 Two guards keep a wrong match from emptying a page: ``html`` and ``body`` are never containers
 (a site marks its body ``cookies-bar-hidden`` once the visitor has chosen), and a container that

@@ -48,6 +48,13 @@ page-type classifier the page's schema.org types, URL words and item-group shape
 ``product_fallback`` appends a JSON-LD product description the extraction lacks
 (:mod:`boilerbench.extractors.stack.structured`).
 
+With ``class_names`` the second stage also reads what the page's own class and id names say of
+each block's container (:mod:`boilerbench.extractors.stack.class_names`: comments, related
+teasers, navigation, chrome, sharing, body), read through the page's type (times P(article) and
+times P(forum)), since a comment section is boilerplate under an article and the posts of a
+thread. With ``consent`` the blocks inside a consent-management platform's container are dropped
+after decoding (:mod:`boilerbench.extractors.stack.consent`).
+
 With ``main_candidate`` the block features also say whether the block lies in the element that
 Readability would take for the article, and how well its best-scored holder scores
 (:mod:`boilerbench.extractors.stack.candidates`): the one page-level structural decision that the
@@ -82,7 +89,9 @@ from boilerbench.extractors.derived import derive
 from boilerbench.extractors.members import WithMembers, check_members, vote_matrix
 from boilerbench.extractors.sequence import viterbi
 from boilerbench.extractors.stack.candidates import CANDIDATE_FEATURES, candidate_features
+from boilerbench.extractors.stack.class_names import container_shares, gated_share_names, gated_shares
 from boilerbench.extractors.stack.compiled_trees import compile_trees
+from boilerbench.extractors.stack.consent import consent_mask
 from boilerbench.extractors.stack.features import (
     CONTEXT_FEATURES,
     FEATURE_GROUPS,
@@ -113,12 +122,15 @@ log = logging.getLogger(__name__)
 class Layout(NamedTuple):
     """What the second stage and the page-type gate read of a page besides its rows: its blocks'
     tag paths and word counts, its item groups (:func:`~boilerbench.extractors.stack.items.item_layout`;
-    None without ``item_groups``) and its page-type evidence (empty without ``type_evidence``)."""
+    None without ``item_groups``), its page-type evidence (empty without ``type_evidence``) and its
+    blocks' container-name shares (:func:`~boilerbench.extractors.stack.class_names.container_shares`;
+    None without ``class_names``)."""
 
     paths: list[str]
     words: np.ndarray
     items: np.ndarray | None
     evidence: np.ndarray
+    names: np.ndarray | None = None
 
 
 BACKENDS = ("lightgbm", "sklearn")
@@ -138,6 +150,8 @@ ADDED_PARAMS = (
     "product_fallback",
     "type_features",
     "main_candidate",
+    "class_names",
+    "consent",
 )
 #: The second stage's model file: the first stage's name with this before the suffix.
 STAGE_TWO = ".stage2"
@@ -246,6 +260,8 @@ class Stack(WithMembers, BaseExtractor):
         product_fallback: bool = False,
         type_features: bool = False,
         main_candidate: bool = False,
+        class_names: bool = False,
+        consent: bool = False,
     ) -> None:
         check_choice("extractor.features", features, FEATURE_GROUPS)
         check_choice("extractor.text_rules", text_rules, TEXT_RULES)
@@ -261,6 +277,11 @@ class Stack(WithMembers, BaseExtractor):
             raise ConfigError(
                 "need 0 < threshold < 1, smoothing >= 0, n_estimators >= 1, learning_rate > 0 and stage_folds >= 2, "
                 f"got {threshold}, {smoothing}, {n_estimators}, {learning_rate}, {stage_folds}"
+            )
+        if class_names and not type_features:
+            raise ConfigError(
+                "extractor.class_names reads the container names through the page's type: "
+                "set extractor.type_features=true"
             )
         if features != "blocks":
             check_members(members)
@@ -295,6 +316,8 @@ class Stack(WithMembers, BaseExtractor):
         self.product_fallback = product_fallback
         self.type_features = type_features
         self.main_candidate = main_candidate
+        self.class_names = class_names
+        self.consent = consent
 
     # -- members and rows -------------------------------------------------------------------
 
@@ -320,7 +343,8 @@ class Stack(WithMembers, BaseExtractor):
         blocks = page.blocks
         items = item_layout(blocks) if self.item_groups or self.item_pooling or self.type_evidence else None
         evidence = type_evidence(blocks, page.url, items) if self.type_evidence else np.zeros(0)
-        return Layout(blocks.paths, blocks.word_counts, items, evidence)
+        names = container_shares(blocks) if self.class_names else None
+        return Layout(blocks.paths, blocks.word_counts, items, evidence, names)
 
     def _example(self, page: Page) -> tuple[np.ndarray, np.ndarray, Layout]:
         """A training page's feature rows, gold labels and layout."""
@@ -339,7 +363,8 @@ class Stack(WithMembers, BaseExtractor):
         """The second stage's context columns of the pages' blocks, from first-stage ``p`` (rows in
         page order): with ``item_groups`` the item features, then :func:`context_features`, then
         with ``type_features`` the page's type probabilities ``types`` (a row per page) on each of
-        its blocks."""
+        its blocks, then with ``class_names`` the blocks' container-name shares times the page's
+        P(article) and times its P(forum) (:func:`~boilerbench.extractors.stack.class_names.gated_shares`)."""
         parts = []
         for k, (layout, q) in enumerate(zip(layouts, split_pages(p, layouts), strict=True)):
             words = layout.words.astype(np.float64)
@@ -350,6 +375,9 @@ class Stack(WithMembers, BaseExtractor):
             if self.type_features:
                 assert types is not None, "type_features needs the pages' type probabilities"
                 columns.append(np.broadcast_to(types[k], (len(q), types.shape[1])))
+            if self.class_names:
+                assert layout.names is not None and types is not None
+                columns.append(gated_shares(layout.names, *self._article_and_forum(types[k])))
             parts.append(np.hstack(columns))
         width = len(self._context_names())
         return np.concatenate(parts) if parts else np.zeros((0, width))
@@ -358,7 +386,15 @@ class Stack(WithMembers, BaseExtractor):
         """The names of :meth:`_context`'s columns (the page types' once the gate is fitted)."""
         names = (item_feature_names() if self.item_groups else []) + [f"context.{f}" for f in CONTEXT_FEATURES]
         gate = self.__dict__.get("gate_")
-        return names + ([f"page_type.{c}" for c in gate.classes] if self.type_features and gate else [])
+        names += [f"page_type.{c}" for c in gate.classes] if self.type_features and gate else []
+        return names + (gated_share_names() if self.class_names else [])
+
+    def _article_and_forum(self, types: np.ndarray) -> tuple[float, float]:
+        """The page's P(article) and P(forum) among its type probabilities ``types`` (0 for a type
+        that the typed training pages lacked)."""
+        assert self.gate_ is not None, "class_names needs type_features, hence a fitted page-type gate"
+        p = dict(zip(self.gate_.classes, types.tolist(), strict=True))
+        return float(p.get("article", 0.0)), float(p.get("forum", 0.0))
 
     def _pool(self, p: np.ndarray, layout: Layout) -> np.ndarray:
         """The probabilities with ``item_pooling`` of the way to their item group's decision
@@ -617,6 +653,8 @@ class Stack(WithMembers, BaseExtractor):
             page_type = self.gate_.type_of(types)
             decoding = self.gate_.decoding_for(page_type) if self.decoding == "by_page_type" else None
         labels = self.decode(p, words, decoding)
+        if self.consent:
+            labels[consent_mask(page.blocks)] = 0
         clock.lap("decode_ms")
         info: dict = clock.laps
         info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
