@@ -84,6 +84,38 @@ def test_item_features_by_hand():
     assert np.isnan(feats[-1]).sum() == len(names) - 2 and (feats[-1, [0, len(items.ITEM_FEATURES)]] == 0).all()
 
 
+def test_item_features_of_two_groups_with_an_irregular_one_by_hand():
+    # two posts of five carry a signature: of the thread's three tag paths, the signature's is in
+    # fewer than half of the posts, so its regularity is 2/3; the menu's one path is in all of its items
+    sigs = {0: "<div class='sig'>Sent from my phone</div>", 1: "<div class='sig'>Cheers, Bob</div>"}
+    posts = "".join(
+        f"<div class='post'><span class='user'>user{k}</span><p>{BODIES[k]}</p>{sigs.get(k, '')}</div>"
+        for k in range(5)
+    )
+    page = Page("irregular", f"<html><body>{MENU}<div id='thread'>{posts}</div></body></html>", "")
+    layout = items.item_layout(page.blocks)
+    words = page.blocks.word_counts
+    texts = page.blocks.texts
+    bodies = [texts.index(BODIES[k]) for k in range(5)]
+    p = np.zeros(len(words))
+    p[bodies] = [0.9, 0.9, 0.2, 0.9, 0.1]
+    feats = items.item_features(layout, page.blocks.paths, words, p)
+    names = [n.split(".")[-1] for n in items.item_feature_names() if n.startswith("items.outer.")]
+    outer = len(items.ITEM_FEATURES)
+    thread_row = dict(zip(names, feats[bodies[0], outer:], strict=True))
+    menu_row = dict(zip(names, feats[0, outer:], strict=True))
+    assert thread_row["log_items"] == pytest.approx(np.log(5)) and menu_row["log_items"] == pytest.approx(np.log(3))
+    assert thread_row["regularity"] == pytest.approx(2 / 3) and menu_row["regularity"] == 1
+    # an item's probability: the word-weighted mean of its blocks; posts 0, 1 and 3 reach 0.5 (post 1
+    # only if its signature does not pull it under)
+    post_p = []
+    for k in range(5):
+        mine = [i for i in range(len(texts)) if layout[i, 2] == layout[bodies[k], 2]]
+        post_p.append(float(words[mine] @ p[mine] / words[mine].sum()))
+    assert thread_row["items_kept"] == pytest.approx(np.mean([q >= 0.5 for q in post_p]))
+    assert menu_row["items_kept"] == 0 and menu_row["group_p"] == 0
+
+
 def test_pooling_takes_the_decision_per_role_of_the_group():
     page = thread(5)
     layout = items.item_layout(page.blocks)

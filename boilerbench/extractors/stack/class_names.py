@@ -101,8 +101,16 @@ def element_families(element: etree._Element) -> int:
     tag = element.tag
     if not isinstance(tag, str) or tag.lower() in ("html", "body"):
         return 0
+    classes, element_id = element.get("class"), element.get("id")
+    return names_families(classes, element_id) if classes or element_id else 0
+
+
+@lru_cache(maxsize=65536)
+def names_families(classes: str | None, element_id: str | None) -> int:
+    """The families named by a ``class`` attribute's tokens and an id (a page repeats a few class
+    values on many elements, so each pair is read once)."""
     bits = 0
-    for name in (*(element.get("class") or "").split(), element.get("id") or ""):
+    for name in (*(classes or "").split(), element_id or ""):
         if name:
             bits |= name_families(name)
     return bits
@@ -110,39 +118,40 @@ def element_families(element: etree._Element) -> int:
 
 def container_shares(blocks: Blocks) -> np.ndarray:
     """A ``(len(blocks), len(FAMILIES))`` array: per block and family, the share of the page's
-    characters inside the nearest ancestor-or-self element that the family names, else 0."""
+    characters inside the nearest ancestor-or-self element that the family names, else 0.
+
+    One walk up from each block, stopping at an element already seen: each element keeps the
+    named elements above it (or itself) and, per family, the nearest of them; each named element's
+    characters are then summed over the blocks below it."""
     n, width = len(blocks), len(FAMILIES)
-    shares = np.zeros((n, width))
     if n == 0:
-        return shares
-    chains: dict[int, tuple[tuple[int, int], ...]] = {}  # element id -> its named ancestors-or-self
+        return np.zeros((n, width))
+    named: dict[int, int] = {}  # id of a named element -> its number
+    seen: dict[int, tuple[tuple[int, ...], tuple[int, ...]]] = {}  # id -> (named above, nearest per family)
     alive: list[etree._Element] = []  # the visited elements, so that their ids stay theirs
-    block_chains = []
+    nothing = (-1,) * width
+    block_state = []
     for i in range(n):
         owner = element = blocks.owner(i)
         pending = []
-        while element is not None and id(element) not in chains:
+        while element is not None and id(element) not in seen:
             pending.append(element)
             element = element.getparent()
-        chain = chains[id(element)] if element is not None else ()
+        above, nearest = seen[id(element)] if element is not None else ((), nothing)
         for visited in reversed(pending):
             bits = element_families(visited)
-            chain = ((id(visited), bits), *chain) if bits else chain
-            chains[id(visited)] = chain
+            if bits:
+                number = named.setdefault(id(visited), len(named))
+                above = (*above, number)
+                nearest = tuple(number if bits >> k & 1 else nearest[k] for k in range(width))
+            seen[id(visited)] = (above, nearest)
         alive.extend(pending)
-        block_chains.append(chains[id(owner)])
+        block_state.append(seen[id(owner)])
     chars = np.array([len(t) for t in blocks.texts], dtype=np.float64)
-    total: dict[int, float] = {}
-    for i, chain in enumerate(block_chains):
-        for key, _ in chain:
-            total[key] = total.get(key, 0.0) + chars[i]
-    page = chars.sum() or 1.0
-    for i, chain in enumerate(block_chains):
-        for k in range(width):
-            nearest = next((key for key, bits in chain if bits >> k & 1), None)
-            if nearest is not None:
-                shares[i, k] = total[nearest] / page
-    return shares
+    lengths = [len(above) for above, _ in block_state]
+    total = np.zeros(len(named) + 1)  # the last one, read for "no such container", stays 0
+    np.add.at(total, np.fromiter((k for above, _ in block_state for k in above), np.int64), np.repeat(chars, lengths))
+    return total[np.array([nearest for _, nearest in block_state])] / (chars.sum() or 1.0)
 
 
 def gated_shares(shares: np.ndarray, p_article: float, p_forum: float) -> np.ndarray:

@@ -20,6 +20,7 @@ training mixture's training and validation pages the containers hold no gold wor
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 from lxml import etree
@@ -87,9 +88,15 @@ def is_consent_container(element: etree._Element) -> bool:
     tag = element.tag
     if not isinstance(tag, str) or tag.lower() in _NOT_CONTAINERS:
         return False
-    names = (element.get("class") or "").split()
-    names.append(element.get("id") or "")
-    return any(_CONSENT.match(name.lower()) for name in names if name)
+    classes, element_id = element.get("class"), element.get("id")
+    return consent_names(classes or "", element_id or "") if classes or element_id else False
+
+
+@lru_cache(maxsize=65536)
+def consent_names(classes: str, element_id: str) -> bool:
+    """Whether a class token of ``classes`` or ``element_id`` starts with a consent prefix (a page
+    repeats a few class values on many elements, so each pair is matched once)."""
+    return any(_CONSENT.match(name.lower()) for name in (*classes.split(), element_id) if name)
 
 
 def consent_mask(blocks: Blocks) -> np.ndarray:

@@ -93,15 +93,19 @@ def item_layout(blocks: Blocks) -> np.ndarray:
     root = 0 if body.getparent() is None else -1  # body itself when it is the root: in no chain
     owners = walk.block_owner + offset
     members: dict[tuple[int, str], list[int]] = {}
-    seen = np.zeros(size, dtype=bool)
+    parents = parent.tolist()
+    seen = [False] * size
     for owner in owners.tolist():
         element = owner
         # an element met before was met with its ancestors: the rest of this chain is known
         while element >= 0 and element != root and not seen[element]:
             seen[element] = True
-            if tags[element] and tags[element] not in INLINE_TAGS:
-                members.setdefault((int(parent[element]), signature(elements[element])), []).append(element)
-            element = int(parent[element])
+            tag = tags[element]
+            if tag and tag not in INLINE_TAGS:
+                node = elements[element]  # a tag, so its signature's arguments directly
+                key = (parents[element], _signature(node.tag, node.get("class") or ""))
+                members.setdefault(key, []).append(element)
+            element = parents[element]
     items: list[tuple[int, int, int]] = []  # (element, item, group)
     for g, group in enumerate(m for m in members.values() if len(m) >= MIN_ITEMS):
         items += [(element, len(items) + k, g) for k, element in enumerate(group)]
@@ -154,6 +158,7 @@ def item_features(layout: np.ndarray, paths: list[str], words: np.ndarray, p: np
     total = float(w.sum())
     link = layout[:, 4].astype(np.float64)
     position = np.arange(n) / max(n - 1, 1)
+    _, path_id = np.unique(np.asarray(paths, dtype=object), return_inverse=True)
     for level in range(len(LEVELS)):
         item, group = layout[:, 2 * level].astype(np.int64), layout[:, 2 * level + 1].astype(np.int64)
         inside = group >= 0
@@ -164,24 +169,26 @@ def item_features(layout: np.ndarray, paths: list[str], words: np.ndarray, p: np
         g = np.where(inside, group, 0)
         n_groups = int(g.max()) + 1
         group_words = np.bincount(g, weights=w * inside, minlength=n_groups)
-        n_items = np.array([len(np.unique(item[group == k])) for k in range(n_groups)], dtype=np.float64)
+        # an item lies in one group: per group, its distinct items, and of those the ones kept
+        _, first_of_item = np.unique(item[inside], return_index=True)
+        group_of_item = g[inside][first_of_item]
+        n_items = np.bincount(group_of_item, minlength=n_groups).astype(np.float64)
         first = np.full(n_groups, np.inf)
         np.minimum.at(first, g[inside], position[inside])
         item_p = _group_means(item, p, w)
-        item_kept = np.zeros(n_groups)
-        for k in range(n_groups):
-            mine = group == k
-            if mine.any():
-                _, first_of_item = np.unique(item[mine], return_index=True)
-                item_kept[k] = float(np.mean(item_p[mine][first_of_item] >= 0.5))
-        regularity = np.zeros(n_groups)
-        for k in range(n_groups):
-            mine = np.flatnonzero(group == k)
-            if len(mine):
-                per_path: dict[str, set[int]] = {}
-                for b in mine:
-                    per_path.setdefault(paths[b], set()).add(int(item[b]))
-                regularity[k] = float(np.mean([len(s) >= n_items[k] / 2 for s in per_path.values()]))
+        kept = np.bincount(group_of_item, weights=item_p[inside][first_of_item] >= 0.5, minlength=n_groups)
+        item_kept = np.divide(kept, n_items, out=np.zeros(n_groups), where=n_items > 0)
+        # regularity: the share of the group's tag paths found in at least half of its items
+        pairs = np.unique(np.column_stack([g[inside], path_id[inside], item[inside]]), axis=0)
+        paths_of, items_per_path = np.unique(pairs[:, :2], axis=0, return_counts=True)
+        regular = items_per_path >= n_items[paths_of[:, 0]] / 2
+        n_paths = np.bincount(paths_of[:, 0], minlength=n_groups)
+        regularity = np.divide(
+            np.bincount(paths_of[:, 0], weights=regular, minlength=n_groups),
+            n_paths,
+            out=np.zeros(n_groups),
+            where=n_paths > 0,
+        )
         item_words = np.bincount(np.where(inside, item, 0), weights=w * inside)
         block[inside, 1] = np.log(n_items[g[inside]])
         block[inside, 2] = group_words[g[inside]] / total

@@ -105,9 +105,16 @@ def json_ld_objects(root: etree._Element | None) -> Iterator[dict]:
                 stack.extend(value)
 
 
-def _typed_elements(root: etree._Element) -> Iterator[tuple[etree._Element, list[str]]]:
-    for element in root.iter():
-        declared = element.get("itemtype") or element.get("typeof") if isinstance(element.tag, str) else None
+#: The elements (``root`` and below, in document order) with an ``itemtype``, ``typeof`` or
+#: ``itemprop`` attribute: one walk of the tree in C, where a walk in Python reads two attributes
+#: of every element.
+_ANNOTATED = etree.XPath("descendant-or-self::*[@itemtype or @typeof or @itemprop]")
+
+
+def _typed_elements(annotated: list[etree._Element]) -> Iterator[tuple[etree._Element, list[str]]]:
+    """The microdata and RDFa items among ``annotated`` (:data:`_ANNOTATED`) and their type names."""
+    for element in annotated:
+        declared = element.get("itemtype") or element.get("typeof")
         if declared:
             yield element, _type_names(declared)
 
@@ -118,7 +125,7 @@ def schema_families(root: etree._Element | None) -> dict[str, int]:
     if root is None:
         return counts
     names = [n for obj in json_ld_objects(root) for n in _type_names(obj.get("@type"))]
-    names += [n for _, types in _typed_elements(root) for n in types]
+    names += [n for _, types in _typed_elements(_ANNOTATED(root)) for n in types]
     for name in names:
         family = _FAMILY_OF.get(name)
         if family:
@@ -160,14 +167,15 @@ def block_evidence(blocks: Blocks) -> np.ndarray:
         return out
     marks: dict[int, set[int]] = {}
     keep_alive = []
-    for element, types in _typed_elements(blocks.root):
+    annotated = _ANNOTATED(blocks.root)
+    for element, types in _typed_elements(annotated):
         columns = {BLOCK_FAMILIES.index(_FAMILY_OF[t]) for t in types if _FAMILY_OF.get(t) in BLOCK_FAMILIES}
         if columns:
             marks.setdefault(id(element), set()).update(columns)
             keep_alive.append(element)
     body = len(BLOCK_FAMILIES)
-    for element in blocks.root.iter():
-        if isinstance(element.tag, str) and set((element.get("itemprop") or "").split()) & BODY_PROPS:
+    for element in annotated:
+        if set((element.get("itemprop") or "").split()) & BODY_PROPS:
             marks.setdefault(id(element), set()).add(body)
             keep_alive.append(element)
     if not marks:
@@ -196,9 +204,10 @@ def product_descriptions(root: etree._Element | None) -> list[str]:
 def fallback_text(blocks: Blocks, extracted: str, min_words: int = 8) -> str:
     """The JSON-LD product descriptions of at least ``min_words`` words of which the extraction
     holds fewer than half the words (lowercased ``\\w+`` runs), joined by blank lines ("" when none)."""
-    have = set(re.findall(r"\w+", extracted.lower()))
+    descriptions = product_descriptions(blocks.root)
+    have = set(re.findall(r"\w+", extracted.lower())) if descriptions else set()
     missing = []
-    for text in product_descriptions(blocks.root):
+    for text in descriptions:
         words = re.findall(r"\w+", text.lower())
         if len(words) >= min_words and sum(w in have for w in words) < len(words) / 2:
             missing.append(text)
