@@ -37,6 +37,17 @@ def test_import_is_cheap_and_exports_the_api():
         boilerbench.no_such_name  # noqa: B018
 
 
+def test_extracting_with_the_shipped_model_imports_no_training_library():
+    # torch (the neural extractors' training) and the runner's statistics cost a second of every
+    # command-line run's start-up; the stack's extraction needs neither
+    code = (
+        "import sys, boilerbench; text = boilerbench.extract(sys.argv[1]);"
+        "print(bool(text), 'torch' in sys.modules, 'boilerbench.experiments.runner' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code, PAGE], cwd=PROJECT, capture_output=True, text=True, check=True)
+    assert result.stdout.split() == ["True", "False", "False"]
+
+
 def test_text_markdown_and_json_outputs():
     assert boilerbench.extract(PAGE, extractor="all_text") == f"Flood\n{ARTICLE}\nBridge closed\nSchool open"
     assert boilerbench.extract(PAGE.encode("utf-16"), extractor="all_text", output="markdown") == (

@@ -114,7 +114,6 @@ from boilerbench.extractors.stack.page_types import (
     word_f1,
 )
 from boilerbench.extractors.stack.structured import BLOCK_EVIDENCE_NAMES, block_evidence, fallback_text
-from boilerbench.extractors.training import hold_out
 
 log = logging.getLogger(__name__)
 
@@ -421,6 +420,10 @@ class Stack(WithMembers, BaseExtractor):
     # -- learning ---------------------------------------------------------------------------
 
     def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> Stack:
+        # imported here: the training helpers import torch, which extraction never needs (about a
+        # second of every command-line run's start-up)
+        from boilerbench.extractors.training import hold_out
+
         start = time.perf_counter()
         train, validation = hold_out(train, validation, self.validation_share, random.Random(self.seed))
         if not train:
