@@ -39,6 +39,7 @@ from boilerbench.cache import set_cache_dir
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.runner import build
+from boilerbench.extractors.stack.model import page_doubt
 from studies.stack_validation import load_stack, mixture_datasets
 
 #: The shares of pages sent on.
@@ -61,7 +62,7 @@ def signals(stack, page) -> np.ndarray:
     total = max(float(words.sum()), 1.0)
     kept = p >= 0.5
     own = [
-        words @ np.minimum(p, 1 - p) / total,
+        page_doubt(p, words),
         words @ p / total,
         words[kept].sum() / total,
         words[(p > 0.2) & (p < 0.8)].sum() / total,

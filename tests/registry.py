@@ -23,6 +23,7 @@ QUICK_FIT = {
     "web2text": ("max_steps=100", "eval_every=50"),
     "web2text_unary": ("max_steps=100", "eval_every=50"),
     "stack": ("n_estimators=20",),
+    "cascade": ("fast.n_estimators=20", "accurate.n_estimators=20"),
 }
 
 

@@ -24,6 +24,7 @@ TINY = {
     "web2text_unary": ("max_steps=10", "eval_every=5"),
     "stack": ("n_estimators=5",),
     "stack_fast": ("n_estimators=5",),
+    "cascade": ("fast.n_estimators=5", "accurate.n_estimators=5"),
 }
 #: Configs whose checks still take several seconds (a language model, many member libraries).
 SLOW = {"boilernet", "lm_embedding", "readabilipy"}

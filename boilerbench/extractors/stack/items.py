@@ -25,7 +25,6 @@ import re
 from functools import lru_cache
 
 import numpy as np
-from lxml import etree
 
 from boilerbench.datasets.blocks import Blocks
 from boilerbench.extractors.dom_stats import dom_walk, subtree_mask
@@ -55,14 +54,10 @@ LAYOUT_COLUMNS = 5
 _DIGITS = re.compile(r"\d+")
 
 
-def signature(element: etree._Element) -> str:
-    """An element's tag and sorted class names with their digits dropped."""
-    return _signature(element.tag if isinstance(element.tag, str) else "", element.get("class") or "")
-
-
 @lru_cache(maxsize=1 << 16)
 def _signature(tag: str, classes: str) -> str:
-    """:func:`signature` of a tag and ``class`` attribute (a page repeats a few of them many times)."""
+    """A tag and its sorted ``class`` names with their digits dropped (a page repeats a few of
+    them many times)."""
     names = sorted({_DIGITS.sub("", c) for c in classes.split()})
     return f"{tag.lower()}.{' '.join(names)}"
 

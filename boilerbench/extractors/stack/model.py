@@ -181,6 +181,14 @@ def expected_f1_labels(p: np.ndarray, words: np.ndarray) -> np.ndarray:
     return labels
 
 
+def page_doubt(p: np.ndarray, words: np.ndarray) -> float:
+    """The share of the page's words the model would label wrongly if its probabilities were
+    right, ``sum(words * min(p, 1 - p)) / sum(words)``: how unsure it is of the page (0: sure of
+    every block), what a cascade (:mod:`boilerbench.extractors.cascade`) routes pages by."""
+    total = float(words.sum())
+    return float(words @ np.minimum(p, 1 - p)) / total if total > 0 else 0.0
+
+
 def split_pages(values: np.ndarray, layouts: Sequence[Layout]) -> list[np.ndarray]:
     """Rows (or per-block values) concatenated over pages, cut back into one array per page."""
     return np.split(values, np.cumsum([len(layout.paths) for layout in layouts])[:-1])
@@ -638,7 +646,7 @@ class Stack(WithMembers, BaseExtractor):
         segmented before), ``members_ms`` (the members' runs and their alignment),
         ``features_ms`` (block features and vote features), ``trees_ms`` (both stages and the
         context columns, and the page-type probabilities), ``decode_ms`` (the decoding), and ``stack_ms``: all but
-        the members."""
+        the members; ``doubt`` is :func:`page_doubt` of the decoded probabilities."""
         require_fitted(self, "model_")
         clock = StageClock()
         words = page.blocks.word_counts
@@ -661,6 +669,7 @@ class Stack(WithMembers, BaseExtractor):
         clock.lap("decode_ms")
         info: dict = clock.laps
         info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
+        info["doubt"] = page_doubt(p, words.astype(np.float64))
         if page_type is not None and types is not None:
             info["predicted_page_type"] = page_type
             info["page_type_confidence"] = float(types.max())

@@ -1,0 +1,158 @@
+"""A page-level cascade of two extractors (issue 37): a fast one extracts every page, and the pages
+it is least sure of go to an accurate one, whose extraction replaces the fast one's.
+
+The fast stage must say how unsure it is of a page: ``info["doubt"]`` of its extraction (the
+stack's :func:`~boilerbench.extractors.stack.model.page_doubt`, the share of the page's words it
+would label wrongly if its probabilities were right). A page goes on when its doubt is above
+``doubt_``, learnt in ``fit`` as the doubt above which ``share`` of the validation pages lie: the
+share is the cost budget (the accurate stage's time on that share of pages), the threshold what
+makes new pages spend it. ``studies/cascade.py`` measured the share on the training mixture's
+validation pages, against a learned router and the perfect one's bound.
+
+Both stages are fitted on the same pages. The accurate stage reads the page as the fast one left
+it: its blocks are segmented once (a :class:`~boilerbench.datasets.page.Page` keeps them), so a
+page sent on pays the accurate stage's members, features and trees, not a second parse.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from boilerbench.atomic import atomic_write_text
+from boilerbench.cache import code_version, content_key
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError
+from boilerbench.extractors.base import (
+    BaseExtractor,
+    Extraction,
+    Tags,
+    dependency_versions,
+    feature_names,
+    members,
+    require_fitted,
+    tags,
+)
+from boilerbench.extractors.members import Member
+
+#: The two stages, in the order they run.
+STAGES = ("fast", "accurate")
+STATE_FILE = "cascade.json"
+
+
+def doubt_threshold(doubts: np.ndarray, share: float) -> float:
+    """The doubt above which ``share`` of ``doubts`` lie (pages strictly above it are sent on):
+    above the largest for a share of 0, below the smallest for 1. Ties at the threshold stay."""
+    ranked = np.sort(np.asarray(doubts, dtype=np.float64))[::-1]
+    count = round(share * len(ranked))
+    if count >= len(ranked):
+        return -1.0
+    return float(ranked[count])
+
+
+class Cascade(BaseExtractor):
+    """``fast`` on every page; ``accurate`` on those whose doubt is above the threshold that sends
+    ``share`` of the validation pages on."""
+
+    def __init__(
+        self, fast: BaseExtractor | None = None, accurate: BaseExtractor | None = None, share: float = 0.15
+    ) -> None:
+        if fast is None or accurate is None:
+            raise ConfigError("a cascade needs both stages: extractor.fast and extractor.accurate (extractor configs)")
+        if not 0.0 <= share <= 1.0:
+            raise ConfigError(f"extractor.share={share} must be between 0 and 1")
+        self.fast = fast
+        self.accurate = accurate
+        self.share = share
+
+    def _stages(self) -> tuple[BaseExtractor, BaseExtractor]:
+        return self.fast, self.accurate
+
+    def _named(self) -> list[tuple[str, BaseExtractor]]:
+        return list(zip(STAGES, self._stages(), strict=True))
+
+    def __boilerbench_tags__(self) -> Tags:
+        stages = [tags(s) for s in self._stages()]
+        limits = [t.max_html_chars for t in stages if t.max_html_chars is not None]
+        return replace(
+            super().__boilerbench_tags__(),
+            learns=True,
+            persistent=all(t.persistent for t in stages),
+            loads_pickle=any(t.loads_pickle for t in stages),
+            has_members=True,
+            has_feature_names=all(t.has_feature_names for t in stages),
+            distributions=tuple(dict.fromkeys(d for t in stages for d in t.distributions)),
+            max_html_chars=min(limits) if limits else None,
+        )
+
+    def saved_params(self) -> dict:
+        """Each stage's saved hyperparameters, and the share."""
+        return {"fast": self.fast.saved_params(), "accurate": self.accurate.saved_params(), "share": self.share}
+
+    def built_members(self) -> list[Member]:
+        """Both stages' members, once each by name (a member both stages read is one member)."""
+        return list({m.name: m for s in self._stages() for m in members(s)}.values())
+
+    def dependency_versions(self) -> list[str]:
+        """The code version of each stage's module, with what its output depends on (its members):
+        a fitted cascade is stale when either stage changes."""
+        return [content_key(code_version(type(s).__module__), *dependency_versions(s))[:16] for s in self._stages()]
+
+    def feature_names(self) -> list[str]:
+        """Each stage's feature names, prefixed with the stage."""
+        return [f"{name}.{n}" for name, s in self._named() for n in feature_names(s) or ()]
+
+    def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> Cascade:
+        for stage in self._stages():
+            stage.fit(train, validation)
+        pages = list(validation) if validation else list(train)
+        self.doubt_ = doubt_threshold(np.array([self._doubt(self.fast.extract(p)) for p in pages]), self.share)
+        return self
+
+    @staticmethod
+    def _doubt(extraction: Extraction) -> float:
+        doubt = extraction.info.get("doubt")
+        if doubt is None:
+            raise ConfigError("the cascade's fast stage must report its doubt (info['doubt']): use a stack")
+        return float(doubt)
+
+    def extract(self, page: Page) -> Extraction:
+        """The fast stage's extraction, or the accurate one's where the fast one doubts. ``info``:
+        the extraction's own, each stage's ms summed where both ran, ``doubt`` (the fast stage's)
+        and ``cascade_stage``."""
+        require_fitted(self, "doubt_")
+        first = self.fast.extract(page)
+        doubt = self._doubt(first)
+        if doubt <= self.doubt_:
+            first.info["cascade_stage"] = "fast"
+            return first
+        second = self.accurate.extract(page)
+        times = {k: v + second.info.get(k, 0.0) for k, v in first.info.items() if k.endswith("_ms")}
+        second.info.update(times, doubt=doubt, cascade_stage="accurate")
+        return second
+
+    def run_info(self) -> dict:
+        require_fitted(self, "doubt_")
+        return {"doubt_threshold": self.doubt_, **{name: s.run_info() for name, s in self._named()}}
+
+    def save(self, directory: str | os.PathLike[str]) -> None:
+        require_fitted(self, "doubt_")
+        directory = Path(directory)
+        for name, stage in self._named():
+            (directory / name).mkdir(parents=True, exist_ok=True)
+            stage.save(directory / name)  # type: ignore[attr-defined]
+        atomic_write_text(directory / STATE_FILE, json.dumps({"params": self.saved_params(), "doubt": self.doubt_}))
+
+    def load(self, directory: str | os.PathLike[str]) -> Cascade:
+        directory = Path(directory)
+        state = json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))
+        self.check_saved_params(state["params"], directory)
+        for name, stage in self._named():
+            stage.load(directory / name)  # type: ignore[attr-defined]
+        self.doubt_ = float(state["doubt"])
+        return self

@@ -1,0 +1,97 @@
+"""The page-level cascade (boilerbench/extractors/cascade.py): which pages go on, and what the
+extraction of a page sent on says. Its contract (fit, save/load, clone, hostile pages) with real
+stacks is checked by tests/test_check_extractor.py."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError
+from boilerbench.extractors.base import BaseExtractor, Extraction, NotFittedError, Tags
+from boilerbench.extractors.cascade import Cascade, doubt_threshold
+from boilerbench.extractors.stack.model import page_doubt
+
+
+class _Stage(BaseExtractor):
+    """A stage that extracts its name, with the doubt of ``doubts[page.id]`` when it has doubts."""
+
+    def __init__(self, name: str = "fast", doubts: dict | None = None, ms: dict | None = None) -> None:
+        self.name = name
+        self.doubts = doubts
+        self.ms = ms
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True)
+
+    def extract(self, page: Page) -> Extraction:
+        info = dict(self.ms or {})
+        if self.doubts is not None:
+            info["doubt"] = self.doubts[page.id]
+        return Extraction(self.name, info=info)
+
+
+def pages(*ids: str) -> list[Page]:
+    return [Page(i, "<p>x</p>", "x") for i in ids]
+
+
+DOUBTS = {"v1": 0.1, "v2": 0.2, "v3": 0.3, "v4": 0.4, "sure": 0.05, "tie": 0.3, "unsure": 0.35}
+
+
+def cascade(share: float) -> Cascade:
+    fast = _Stage("fast", DOUBTS, {"features_ms": 1.0, "segment_ms": 4.0})
+    accurate = _Stage("accurate", None, {"features_ms": 2.0, "members_ms": 5.0})
+    return Cascade(fast, accurate, share).fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
+
+
+def test_the_threshold_sends_the_share_of_the_most_doubtful_validation_pages():
+    doubts = np.array([0.1, 0.4, 0.2, 0.3])
+    assert doubt_threshold(doubts, 0.5) == 0.2  # 0.4 and 0.3 lie above it: half the pages
+    assert doubt_threshold(doubts, 0.25) == 0.3
+    assert doubt_threshold(doubts, 0.0) == 0.4  # none lies above the largest
+    assert doubt_threshold(doubts, 1.0) == -1.0  # every doubt (never negative) lies above
+
+
+def test_a_page_the_fast_stage_doubts_more_than_the_threshold_is_extracted_by_the_accurate_one():
+    model = cascade(0.25)  # the threshold is v3's doubt, 0.3: only v4 of the validation pages lies above
+    assert model.doubt_ == 0.3
+    sure, tie, unsure = (model.extract(p) for p in pages("sure", "tie", "unsure"))
+    assert (sure.text, sure.info["cascade_stage"]) == ("fast", "fast")
+    assert (tie.text, tie.info["cascade_stage"]) == ("fast", "fast")  # a tie at the threshold stays
+    assert (unsure.text, unsure.info["cascade_stage"]) == ("accurate", "accurate")
+    # a page sent on pays both stages: the ms of each stage summed, the fast stage's doubt kept
+    assert unsure.info == {
+        "features_ms": 3.0,
+        "segment_ms": 4.0,
+        "members_ms": 5.0,
+        "doubt": 0.35,
+        "cascade_stage": "accurate",
+    }
+
+
+def test_a_share_of_zero_sends_no_page_and_of_one_every_page():
+    assert [cascade(0.0).extract(p).text for p in pages("v4", "unsure")] == ["fast", "fast"]
+    assert [cascade(1.0).extract(p).text for p in pages("sure", "v1")] == ["accurate", "accurate"]
+
+
+def test_the_cascade_refuses_to_extract_before_fit():
+    with pytest.raises(NotFittedError):
+        Cascade(_Stage("fast", DOUBTS), _Stage("accurate"), 0.5).extract(pages("sure")[0])
+
+
+def test_a_fast_stage_that_reports_no_doubt_and_a_bad_share_are_config_errors():
+    with pytest.raises(ConfigError, match="doubt"):
+        Cascade(_Stage("fast"), _Stage("accurate"), 0.5).fit(pages("t1"), pages("v1"))
+    with pytest.raises(ConfigError, match="share"):
+        Cascade(_Stage("fast"), _Stage("accurate"), 1.5)
+    with pytest.raises(ConfigError, match="both stages"):
+        Cascade(_Stage("fast"))
+
+
+def test_the_page_doubt_by_hand():
+    # min(p, 1 - p) = 0.1, 0.5, 0.2 on 10, 4 and 6 words: (1 + 2 + 1.2) / 20
+    assert page_doubt(np.array([0.9, 0.5, 0.2]), np.array([10.0, 4.0, 6.0])) == pytest.approx(0.21)
+    assert page_doubt(np.array([0.5]), np.array([0.0])) == 0.0
