@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 OUTPUTS = ("text", "markdown", "json")
 #: Where the pretrained model ships inside the package; ``extract`` uses it when no model is given.
 DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "default.bbmodel"
+#: The other models shipped beside it, by the name that ``load_model`` and ``--model`` take for
+#: them (``Makefile``'s ``model`` target makes them all).
+SHIPPED_MODELS = {"accurate": "accurate.bbmodel"}
 #: Scripts on which word-based heuristics (jusText's stoplists, BTE's word counts) may find nothing.
 SEGMENTED_SCRIPTS = {"zh": "Chinese", "ja": "Japanese", "th": "Thai"}
 
@@ -106,14 +109,25 @@ def _prepared(model: Model) -> Model:
     return model
 
 
+def model_path(path: str | os.PathLike[str] | None) -> Path:
+    """The file of model ``path``: :data:`DEFAULT_MODEL` for None, the shipped model of a name in
+    :data:`SHIPPED_MODELS` when no file of that name exists, else ``path`` itself."""
+    if path is None:
+        return DEFAULT_MODEL
+    if str(path) in SHIPPED_MODELS and not Path(path).exists():
+        return DEFAULT_MODEL.parent / SHIPPED_MODELS[str(path)]
+    return Path(path)
+
+
 def load_model(path: str | os.PathLike[str] | None = None) -> Model:
-    """The model in the file ``path`` (default: :data:`DEFAULT_MODEL`), loaded once and reused.
+    """The model in the file ``path`` (default: :data:`DEFAULT_MODEL`; a name of
+    :data:`SHIPPED_MODELS` where no such file exists: that shipped model), loaded once and reused.
 
     Raises :class:`ModelNotFoundError` when there is no such file and
     :class:`~boilerbench.experiments.model_file.ModelFileError` when it cannot be read or used."""
     from boilerbench.experiments.model_file import ModelFileError, load_model_file
 
-    file = Path(path) if path is not None else DEFAULT_MODEL
+    file = model_path(path)
     if not file.is_file():
         if path is None:
             raise ModelNotFoundError(

@@ -409,7 +409,9 @@ def parser() -> argparse.ArgumentParser:
     which = ex.add_mutually_exclusive_group()
     which.add_argument("--extractor", help="an extractor that needs no training (see --list-extractors)")
     which.add_argument(
-        "--model", help="a model file from 'boilerbench run ... save_model=PATH' (default: the shipped one)"
+        "--model",
+        help="a model file from 'boilerbench run ... save_model=PATH', or 'accurate' (the shipped cascade; "
+        "default: the shipped fast stack)",
     )
     ex.add_argument(
         "inputs", nargs="*", metavar="INPUT", help="HTML files (.gz too), folders, - (stdin), .jsonl, .warc[.gz]"

@@ -1,7 +1,8 @@
 """A page-level cascade of two fitted stacks, simulated on the validation pages of their training
 mixture: the fast stack extracts every page; the pages a router picks go to the accurate stack as
-well, whose extraction then replaces it. What it would cost and bring, before a cascade extractor
-is built.
+well, whose extraction then replaces it. What each share of pages sent on costs and brings: the
+measurement behind the cascade extractor's ``share`` (:mod:`boilerbench.extractors.cascade`,
+``conf/extractor/cascade.yaml``), which routes by the ``doubt`` below.
 
 Three routers, each sending the same share of pages:
 

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tracemalloc
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 from registry import PROJECT
@@ -96,6 +97,21 @@ def test_default_model_is_used_and_loaded_once(tmp_path, monkeypatch):
     model = boilerbench.load_model()
     assert boilerbench.load_model(tmp_path / "default.bbmodel") is model and model.name == "bte"
     assert model.extract(f"<p>{ARTICLE}</p>", output="markdown") == ARTICLE
+
+
+def test_a_shipped_model_is_loaded_by_its_name_unless_a_file_has_that_name(tmp_path, monkeypatch):
+    shipped = tmp_path / "package"
+    shipped.mkdir()
+    save_bte(shipped / "accurate.bbmodel")
+    monkeypatch.setattr(api, "DEFAULT_MODEL", shipped / "default.bbmodel")
+    monkeypatch.chdir(tmp_path)
+    assert api.model_path(None) == shipped / "default.bbmodel"
+    assert api.model_path("accurate") == shipped / "accurate.bbmodel"
+    assert boilerbench.load_model("accurate").name == "bte"
+    (tmp_path / "accurate").write_text("not a model")  # a file of that name is what the user meant
+    assert api.model_path("accurate") == Path("accurate")
+    with pytest.raises(boilerbench.ModelNotFoundError, match="no such model file"):
+        boilerbench.load_model("fast")  # not a shipped name: a path, and no such file
 
 
 def test_a_model_is_reused_across_1000_calls_with_flat_memory():

@@ -9,8 +9,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from boilerbench.configs import build, extractor_config
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
+from boilerbench.experiments.model_file import load_model_file, save_model_file
+from boilerbench.extractors import checks
 from boilerbench.extractors.base import BaseExtractor, Extraction, NotFittedError, Tags
 from boilerbench.extractors.cascade import Cascade, doubt_threshold
 from boilerbench.extractors.stack.model import page_doubt
@@ -95,3 +98,19 @@ def test_the_page_doubt_by_hand():
     # min(p, 1 - p) = 0.1, 0.5, 0.2 on 10, 4 and 6 words: (1 + 2 + 1.2) / 20
     assert page_doubt(np.array([0.9, 0.5, 0.2]), np.array([10.0, 4.0, 6.0])) == pytest.approx(0.21)
     assert page_doubt(np.array([0.5]), np.array([0.0])) == 0.0
+
+
+def test_a_cascade_of_two_stacks_survives_its_model_file(tmp_path):
+    overrides = ("fast.n_estimators=5", "accurate.n_estimators=5")
+    config = extractor_config("cascade", overrides)
+    model = build(config).fit(*checks.training_pages())
+    path = tmp_path / "cascade.model"
+    manifest = save_model_file(model, path, "cascade", config, "hand-made", {})
+    assert {"lightgbm", "resiliparse", "trafilatura"} <= set(manifest["requires"])
+    loaded, _ = load_model_file(path)
+    assert isinstance(loaded, Cascade) and loaded.doubt_ == model.doubt_
+    assert loaded.feature_names() == model.feature_names()
+    assert {n.partition(".")[0] for n in model.feature_names()} == {"fast", "accurate"}
+    for page in checks.test_pages():
+        first, again = model.extract(page), loaded.extract(page)
+        assert (again.text, again.info["cascade_stage"]) == (first.text, first.info["cascade_stage"])
