@@ -7,8 +7,9 @@ would label wrongly if its probabilities were right). A page goes on when its do
 ``doubt_``, learnt in ``fit`` as the doubt above which ``share`` of the validation pages lie (as
 given: a page that a balanced training mixture repeats counts each time): the share is the cost
 budget (the accurate stage's time on that share of pages), the threshold what makes new pages
-spend it. Pages the fast stage finds harder than the validation pages go on more often. ``studies/cascade.py`` measured the share on the training mixture's
-validation pages, against a learned router and the perfect one's bound.
+spend it. Pages the fast stage finds harder than the validation pages go on more often.
+``studies/cascade.py`` measured the share on the training mixture's validation pages, against a
+learned router and the perfect one's bound.
 
 Both stages are fitted on the same pages. The accurate stage reads the page as the fast one left
 it: its blocks are segmented once (a :class:`~boilerbench.datasets.page.Page` keeps them), so a
