@@ -12,12 +12,16 @@ of the command-line tools against trafilatura's own, in one run.
    save_model=PATH``). A stack's time is split by stage (segmentation, each member, features,
    trees, decoding: :meth:`boilerbench.extractors.stack.Stack.extract`'s ``info``); with
    ``--trees`` also its trees stage by LightGBM's predict and by the compiled build, same rows.
+   The timing runs with the heap frozen after set-up (:func:`boilerbench.page_rows.frozen_heap`),
+   as ``boilerbench extract`` runs: else every full collection would traverse the pages, blocks
+   and models loaded here, a cost of this harness that each extractor pays in proportion to
+   what it allocates, and that no user pays.
 3. With ``--cli``, pages per second of the command-line tools on the same files, each a fresh
    process (start-up included, as a user runs them), for each ``--jobs`` count:
    ``boilerbench extract --model PATH -j J`` (each model), ``boilerbench extract --extractor
    trafilatura -j J`` and ``trafilatura --input-dir --parallel J`` (the library's own tool; its
    default is one process per core), as ratios of the last, and each tool's speed-up from
-   ``-j 1`` to ``-j J``.
+   ``-j 1`` to ``-j J``; the project's bytecode is compiled first, as an installed package's is.
 
     BOILERBENCH_DATA=../shared/datasets python -m benchmarks.speed [--dataset cleaneval] [--part test]
         [--limit N] [--extractors bte,cetd,trafilatura,...] [--model stack.model ...] [--repeats 3]
@@ -31,6 +35,7 @@ sentence encoder (``lm_embedding``) the embedding cost per block is printed on i
 from __future__ import annotations
 
 import argparse
+import compileall
 import shutil
 import subprocess
 import sys
@@ -51,6 +56,7 @@ from boilerbench.errors import ConfigError, MissingDependencyError, check_choice
 from boilerbench.experiments.model_file import load_model_file
 from boilerbench.experiments.runner import build, make_extractor
 from boilerbench.extractors import base as contract
+from boilerbench.page_rows import frozen_heap
 
 PROJECT = Path(__file__).resolve().parents[1]
 CONF = PROJECT / "boilerbench" / "conf"
@@ -194,6 +200,10 @@ def quietly(command: list[str]) -> None:
 def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int], repeats: int) -> None:
     """Pages per second of each command-line tool on the pages written as files, as ratios of
     ``trafilatura --parallel J``'s in the same round, and each tool's speed-up over ``-j 1``."""
+    # the project's bytecode, as pip compiles it when it installs a package: an editable checkout
+    # run under PYTHONDONTWRITEBYTECODE would compile every module of ours at every start-up (a
+    # second of each run), while trafilatura's installed modules start from their bytecode
+    compileall.compile_dir(PROJECT / "boilerbench", quiet=1)
     folder = Path(tempfile.mkdtemp(prefix="speed-cli-"))
     try:
         source = folder / "pages"
@@ -282,7 +292,8 @@ def main(argv: list[str]) -> int:
     for path in args.model:
         extractors[Path(path).name] = load_model_file(path)[0]
 
-    rounds = time_extractors(extractors, pages, args.repeats)
+    with frozen_heap():  # as `boilerbench extract` extracts: the pages and models set up here are not traversed
+        rounds = time_extractors(extractors, pages, args.repeats)
     reference = rounds.get(REFERENCE)
     for name, runs in rounds.items():
         report(f"{name} (end to end)", np.concatenate(runs))

@@ -35,13 +35,13 @@ on standard error: a missing input or model file, an unreadable model file, a ba
 unreachable cluster), 130 on Ctrl-C (after writing every finished row and the counts).
 
 ``-j N`` extracts in N forked worker processes, the pool that ``boilerbench run n_workers=N`` uses
-(:mod:`boilerbench.engine.pool`): a killed worker is replaced and its page run again, and a page
-whose worker dies twice is reported as ``WorkerCrashed``; ``--page-timeout SECONDS`` kills the
-worker of a page that takes longer (the page is reported as ``PageTimeout``, the others go on;
-the pages then run in a worker process even without ``-j``). ``--cluster ADDRESS`` extracts on a
-Dask cluster (:mod:`boilerbench.distributed`) with the same per-page function
-(:func:`boilerbench.page_rows.process`). This is the top floor: it imports the runner's pieces;
-nothing imports it.
+(:mod:`boilerbench.engine.pool`), each reading its own files: a killed worker is replaced and its
+page run again, and a page whose worker dies twice is reported as ``WorkerCrashed``;
+``--page-timeout SECONDS`` kills the worker of a page that takes longer (the page is reported as
+``PageTimeout``, the others go on; the pages then run in a worker process even without ``-j``).
+``--cluster ADDRESS`` extracts on a Dask cluster (:mod:`boilerbench.distributed`) with the same
+per-page function (:func:`boilerbench.page_rows.process`). This is the top floor: it imports the
+runner's pieces; nothing imports it.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from boilerbench.errors import ArgumentParser, BoilerbenchError, UsageError, describe, import_optional
-from boilerbench.page_rows import NEEDS_GOLD, Item, Job, load_extractor, run_pages
+from boilerbench.page_rows import NEEDS_GOLD, Item, Job, load_extractor, read_page_file, run_pages
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 WARC_SUFFIXES = (".warc", ".arc")
@@ -91,12 +91,6 @@ def _stem(path: Path) -> str:
         if name.lower().endswith(suffix):
             name = name[: -len(suffix)]
     return name or path.name
-
-
-def _read(path: Path) -> bytes:
-    """The file's bytes, through gzip when it is gzipped (by its magic number)."""
-    data = path.read_bytes()
-    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
 
 
 def _jsonl_items(path: Path, name: str) -> Iterator[Item]:
@@ -173,15 +167,17 @@ def _warc_items(path: Path, name: str) -> Iterator[Item]:
         yield Item(str(path), error="truncated .gz file: the records after the last one read are lost", name=name)
 
 
-def _file_items(path: Path, name: str) -> Iterator[Item]:
+def _file_items(path: Path, name: str, deferred: bool) -> Iterator[Item]:
     kind = _kind(path)
     if kind == "jsonl":
         yield from _jsonl_items(path, name)
     elif kind == "warc":
         yield from _warc_items(path, name)
+    elif deferred:
+        yield Item(str(path), name=name, path=str(path))
     else:
         try:
-            yield Item(str(path), _read(path), name=name)
+            yield Item(str(path), read_page_file(path), name=name)
         except (OSError, EOFError, zlib.error) as err:
             yield Item(str(path), error=f"cannot read: {describe(err)}", name=name)
 
@@ -222,15 +218,18 @@ def list_sources(inputs: Sequence[str], exclude: Path | None = None) -> list[Sou
     return sources
 
 
-def iter_items(sources: Sequence[Source], stdin: IO[bytes] | None = None) -> Iterator[Item]:
-    """Every input page of ``sources`` in order."""
+def iter_items(sources: Sequence[Source], stdin: IO[bytes] | None = None, deferred: bool = False) -> Iterator[Item]:
+    """Every input page of ``sources`` in order; ``deferred``: an HTML file's bytes are read where
+    it is extracted (its item carries the path), so that the workers of ``-j N`` read their own
+    pages instead of the main process reading each and copying it to them through a pipe (a
+    Dask worker on another machine may not see the file: it gets the bytes)."""
     for source in sources:
         if source.path is None:
             yield Item("-", (stdin or sys.stdin.buffer).read(), name=source.name)
         elif source.skipped:
             yield Item(str(source.path), skipped=source.skipped, name=source.name)
         else:
-            yield from _file_items(source.path, source.name)
+            yield from _file_items(source.path, source.name, deferred)
 
 
 def check_inputs(inputs: Sequence[str]) -> None:
@@ -444,13 +443,13 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _rows(args: argparse.Namespace, sources: list[Source], job: Job) -> Iterator[dict]:
-    items = iter_items(sources)
     if args.cluster:
         from boilerbench.distributed import run_on_cluster
 
         options = {"markdown": job.markdown, "metadata": job.metadata}
+        items = iter_items(sources)
         return run_on_cluster(items, args.cluster, args.extractor, args.model, tuple(args.set), options)
-    return run_pages(items, job, args.jobs, args.page_timeout)
+    return run_pages(iter_items(sources, deferred=True), job, args.jobs, args.page_timeout)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

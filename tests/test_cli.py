@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import json
@@ -13,7 +14,10 @@ import pytest
 from registry import PROJECT
 
 from boilerbench import commands
-from boilerbench.page_rows import looks_binary
+from boilerbench.cli import iter_items, list_sources
+from boilerbench.datasets.page import Page
+from boilerbench.extractors.base import BaseExtractor, Extraction
+from boilerbench.page_rows import Item, Job, looks_binary, run_pages
 
 ARTICLE = "The river rose by two metres overnight and the old bridge was closed to traffic until Monday."
 
@@ -198,3 +202,50 @@ def test_run_save_model_then_extract_with_it(tmp_path, capsys):
     assert status == 0 and out == f"Page 1 says: {ARTICLE}\n"
     status, _, err = run_cli(["--model", str(tmp_path / "nothing.model"), str(one)], capsys)
     assert status == 2 and "no such model file" in err
+
+
+class CountsFrozen(BaseExtractor):
+    """Records, on each page, how many objects the garbage collector leaves alone (frozen)."""
+
+    def __init__(self) -> None:
+        self.frozen: list[int] = []
+
+    def extract(self, page: Page) -> Extraction:
+        self.frozen.append(gc.get_freeze_count())
+        return Extraction(page.id)
+
+
+def test_one_process_extracts_with_the_heap_frozen_and_thaws_it_after():
+    before = gc.get_freeze_count()
+    extractor = CountsFrozen()
+    items = [Item(f"p{n}", page(n).encode()) for n in range(3)]
+    rows = list(run_pages(items, Job(extractor)))
+    assert [(r["id"], r["status"]) for r in rows] == [("p0", "extracted"), ("p1", "extracted"), ("p2", "extracted")]
+    assert len(extractor.frozen) == 3 and min(extractor.frozen) > before  # the extractor itself among them
+    assert gc.get_freeze_count() == before
+    rows_left = run_pages(items, Job(extractor))
+    next(rows_left)
+    rows_left.close()  # a reader that stops early (an error while writing) thaws it too
+    assert gc.get_freeze_count() == before
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_files_are_read_where_they_are_extracted_and_a_truncated_one_is_its_rows_error(tmp_path, capsys, jobs):
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.html").write_text(page(1))
+    (folder / "b.html.gz").write_bytes(gzip.compress(page(2).encode()))
+    (folder / "c.html.gz").write_bytes(gzip.compress(page(3).encode())[:-12])
+    deferred = list(iter_items(list_sources([str(folder)]), deferred=True))
+    names = ("a.html", "b.html.gz", "c.html.gz")
+    assert [(i.data, i.path) for i in deferred] == [(b"", str(folder / n)) for n in names]
+    status, out, _ = run_cli(["--extractor", "all_text", "--format", "jsonl", "-j", jobs, str(folder)], capsys)
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert status == 1
+    assert [(r["status"], r["text"]) for r in rows[:2]] == [
+        ("extracted", f"Page 1 says: {ARTICLE}"),
+        ("extracted", f"Page 2 says: {ARTICLE}"),
+    ]
+    assert rows[2]["status"] == "failed"
+    truncated = "EOFError: Compressed file ended before the end-of-stream marker was reached"
+    assert rows[2]["error"] == f"cannot read: {truncated}"
