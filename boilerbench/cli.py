@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from boilerbench.errors import ArgumentParser, BoilerbenchError, UsageError, describe, import_optional
-from boilerbench.page_rows import NEEDS_GOLD, Item, Job, load_extractor, read_page_file, run_pages
+from boilerbench.page_rows import NEEDS_GOLD, Item, Job, load_extractor, run_pages, with_bytes
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 WARC_SUFFIXES = (".warc", ".arc")
@@ -173,13 +173,9 @@ def _file_items(path: Path, name: str, deferred: bool) -> Iterator[Item]:
         yield from _jsonl_items(path, name)
     elif kind == "warc":
         yield from _warc_items(path, name)
-    elif deferred:
-        yield Item(str(path), name=name, path=str(path))
     else:
-        try:
-            yield Item(str(path), read_page_file(path), name=name)
-        except (OSError, EOFError, zlib.error) as err:
-            yield Item(str(path), error=f"cannot read: {describe(err)}", name=name)
+        item = Item(str(path), name=name, path=str(path))
+        yield item if deferred else with_bytes(item)
 
 
 @dataclass

@@ -18,7 +18,7 @@ import time
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -61,14 +61,15 @@ def read_page_file(path: str | Path) -> bytes:
     return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
 
 
-def _data(item: Item) -> tuple[bytes, str]:
-    """The page's bytes (read from its ``path`` when it has one), or the error that left it without."""
+def with_bytes(item: Item) -> Item:
+    """``item`` with its file read: its bytes, or the error that left it without (``cannot read``);
+    an item without a ``path`` as it is."""
     if not item.path:
-        return item.data, item.error
+        return item
     try:
-        return read_page_file(item.path), item.error
+        return replace(item, data=read_page_file(item.path), path="")
     except (OSError, EOFError, zlib.error) as err:
-        return b"", f"cannot read: {describe(err)}"
+        return replace(item, error=f"cannot read: {describe(err)}", path="")
 
 
 @dataclass(frozen=True)
@@ -147,12 +148,12 @@ def row(item: Item, status: str, start: float, text: str = "", error: str = "", 
     }
 
 
-def _document(item: Item, data: bytes, job: Job) -> Document:
-    """The page of ``item`` (its bytes ``data`` decoded), extracted by the ``job``."""
+def _document(item: Item, job: Job) -> Document:
+    """The page of ``item`` (its bytes decoded), extracted by the ``job``."""
     from boilerbench.api import as_text, extract_document
     from boilerbench.datasets.page import Page
 
-    page = Page(item.id, as_text(data, item.charset), "", item.url)
+    page = Page(item.id, as_text(item.data, item.charset), "", item.url)
     return extract_document(job.extractor, page, markdown=job.markdown, metadata=job.metadata, name=job.name)
 
 
@@ -162,14 +163,15 @@ def process(item: Item, job: Job) -> dict:
     start = time.perf_counter()
     if item.skipped:
         return row(item, "skipped", start)
-    data, error = _data(item)
-    if not error and not data.strip():
+    item = with_bytes(item)
+    error = item.error
+    if not error and not item.data.strip():
         error = "empty page"
-    elif not error and looks_binary(data):
+    elif not error and looks_binary(item.data):
         error = "binary file, not HTML"
     if error:
         return row(item, "failed", start, error=error)
-    document, error = run_safely(lambda: _document(item, data, job))
+    document, error = run_safely(lambda: _document(item, job))
     if document is None:
         if error.startswith("PageTooLargeError"):
             error += " (raise it with --set max_html_chars=N)"
@@ -200,7 +202,7 @@ def frozen_heap() -> Iterator[None]:
     """Inside the block, the garbage collector leaves alone every object that exists when it
     starts (:func:`gc.freeze`): the loaded extractor, its models and the libraries imported for
     them, which a full collection would otherwise traverse again and again while pages are
-    extracted (12 to 15 % of a page's time with the shipped model in one process). The forked
+    extracted (12 to 16 % of a page's time with the shipped model in one process). The forked
     workers of :mod:`boilerbench.engine.pool` inherit a heap frozen the same way. What the block
     leaves frozen is handed back to the collector at its end (:func:`gc.unfreeze`)."""
     gc.collect()
