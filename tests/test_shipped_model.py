@@ -5,6 +5,9 @@ of a thread and every item of a listing, and drops the menu and the footer."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 import boilerbench
@@ -68,3 +71,15 @@ def test_russian_and_chinese_articles(model, name, first):
     text = boilerbench.extract(GOLDEN_PAGES[name], model=model)
     assert text is not None and text.splitlines()[0] == first and len(text.splitlines()) == 2
     assert "Home" not in text and "©" not in text
+
+
+def test_extracting_with_the_default_model_never_imports_lightgbm():
+    """Its trees are compiled (lleaves), so LightGBM, and the scikit-learn and SciPy it imports,
+    stay out of the command's start and of every worker's memory."""
+    script = (
+        "import sys, boilerbench; from boilerbench.experiments.golden import GOLDEN_PAGES; "
+        "assert boilerbench.extract(GOLDEN_PAGES['ru_article']); "
+        "print(sorted(m for m in ('lightgbm', 'sklearn', 'scipy') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"

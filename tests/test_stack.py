@@ -3,6 +3,7 @@ gives identical predictions."""
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import tarfile
@@ -20,6 +21,7 @@ from boilerbench.extractors.all_text import AllText
 from boilerbench.extractors.stack import Stack, page_types
 from boilerbench.extractors.stack import model as stack_model
 from boilerbench.extractors.stack.class_names import FAMILY_NAMES, container_shares, gated_share_names
+from boilerbench.extractors.stack.compiled_trees import SavedTrees
 from boilerbench.extractors.stack.features import context_features, feature_names, page_matrix, vote_features
 
 WORDS = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa".split()
@@ -356,6 +358,27 @@ def test_model_file_round_trip_gives_identical_predictions(tmp_path, backend):
         rows = stack._rows(page)
         np.testing.assert_array_equal(loaded.probabilities(rows, page), stack.probabilities(rows, page))
         assert loaded.extract(page).text == stack.extract(page).text
+
+
+def test_loaded_trees_stay_text_until_lightgbm_is_needed(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    page = make_page(0)
+    for compiled in (False, True):
+        if compiled:
+            pytest.importorskip("lleaves")
+        stack = small(n_estimators=5, compiled_trees=compiled).fit([make_page(i) for i in range(1, 9)])
+        stack.save(tmp_path / str(compiled))
+        loaded = small(n_estimators=5, compiled_trees=compiled).load(tmp_path / str(compiled))
+        trees = loaded.model_
+        assert isinstance(trees, SavedTrees) and trees.model_to_string() == stack.model_.model_to_string()
+        # the plain stack reads the Booster made at load; the compiled one never makes one
+        assert ("booster" in vars(trees)) is not compiled and ("booster" in vars(loaded.stage_two_)) is not compiled
+        rows = stack._rows(page)
+        np.testing.assert_allclose(loaded.probabilities(rows, page), stack.probabilities(rows, page), atol=1e-9)
+        assert ("booster" in vars(trees)) is not compiled
+    assert trees.num_trees() == stack.model_.num_trees() and "booster" in vars(trees)  # made when asked
+    copied = copy.deepcopy(SavedTrees("tree text"))
+    assert copied.text == "tree text" and "booster" not in vars(copied)
 
 
 def _rewrite_manifest(path, change):

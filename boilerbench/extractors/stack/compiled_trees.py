@@ -17,8 +17,10 @@ import os
 import platform
 import tempfile
 from collections.abc import Callable
+from functools import cached_property
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -56,3 +58,28 @@ def compile_trees(model_text: str) -> Callable[[np.ndarray], np.ndarray]:
             model.compile(cache=str(staged))
             os.replace(staged, library)
     return lambda rows: model.predict(np.asarray(rows, dtype=np.float64), n_jobs=1)
+
+
+class SavedTrees:
+    """A saved LightGBM model: its text, made into a LightGBM Booster only when something asks
+    for more than the text (``predict``, ``num_trees`` ...). Extraction with the compiled trees
+    reads the text alone, so it never imports LightGBM, which imports scikit-learn and SciPy: about
+    a second of every ``boilerbench extract``'s start, and their memory in every worker."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def model_to_string(self) -> str:
+        """The model's text, as ``lightgbm.Booster.model_to_string`` gives it."""
+        return self.text
+
+    @cached_property
+    def booster(self) -> Any:
+        """The LightGBM Booster read from the text (made once, on first use)."""
+        lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
+        return lgb.Booster(model_str=self.text)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # copy and pickle probe dunders before __init__ has run
+            raise AttributeError(name)
+        return getattr(self.booster, name)

@@ -90,7 +90,7 @@ from boilerbench.extractors.members import WithMembers, check_members, vote_matr
 from boilerbench.extractors.sequence import viterbi
 from boilerbench.extractors.stack.candidates import CANDIDATE_FEATURES, candidate_features
 from boilerbench.extractors.stack.class_names import container_shares, gated_share_names, gated_shares
-from boilerbench.extractors.stack.compiled_trees import compile_trees
+from boilerbench.extractors.stack.compiled_trees import SavedTrees, compile_trees
 from boilerbench.extractors.stack.consent import consent_mask
 from boilerbench.extractors.stack.features import (
     CONTEXT_FEATURES,
@@ -726,10 +726,9 @@ class Stack(WithMembers, BaseExtractor):
         self.transitions_ = np.asarray(state["transitions"])
         self.gate_ = TypeGate.from_json(state["gate"]) if state.get("gate") else None
         self.fit_info_ = state["fit_info"]
-        if self.compiled_trees and self.backend == "lightgbm":  # built (or read) now, not on the first page
-            for model in (self.model_, self.stage_two_):
-                if model is not None:
-                    self._compiled(model)
+        for model in (self.model_, self.stage_two_):
+            if isinstance(model, SavedTrees):  # made now, not on the first page (forked workers share it)
+                _ = self._compiled(model) if self.compiled_trees else model.booster
         return self
 
     @classmethod
@@ -746,7 +745,6 @@ class Stack(WithMembers, BaseExtractor):
         return directory / name
 
     def _load_trees(self, path: Path) -> Any:
-        if self.backend == "lightgbm":
-            lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
-            return lgb.Booster(model_str=path.read_text(encoding="utf-8"))
+        if self.backend == "lightgbm":  # LightGBM itself is imported only if the text will not do
+            return SavedTrees(path.read_text(encoding="utf-8"))
         return pickle.loads(path.read_bytes())
