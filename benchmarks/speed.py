@@ -21,7 +21,8 @@ of the command-line tools against trafilatura's own, in one run.
    ``boilerbench extract --model PATH -j J`` (each model), ``boilerbench extract --extractor
    trafilatura -j J`` and ``trafilatura --input-dir --parallel J`` (the library's own tool; its
    default is one process per core), as ratios of the last, and each tool's speed-up from
-   ``-j 1`` to ``-j J``; the project's bytecode is compiled first, as an installed package's is.
+   ``-j 1`` to ``-j J``; and each tool's seconds on the first file alone (its start-up). The
+   project's bytecode is compiled first, as an installed package's is.
 
     BOILERBENCH_DATA=../shared/datasets python -m benchmarks.speed [--dataset cleaneval] [--part test]
         [--limit N] [--extractors bte,cetd,trafilatura,...] [--model stack.model ...] [--repeats 3]
@@ -210,17 +211,20 @@ def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int]
         source.mkdir()
         for k, page in enumerate(pages):
             (source / f"{k:05d}.html").write_text(page.html, encoding="utf-8")
+        first = folder / "first"  # one page: the start-up of each tool, and little else
+        first.mkdir()
+        shutil.copy(source / "00000.html", first)
         python = [sys.executable, "-m", "boilerbench", "extract", "--quiet", "--format", "jsonl"]
         tool = shutil.which(REFERENCE) or str(Path(sys.executable).with_name(REFERENCE))
         commands: dict[tuple[str, int], list[str]] = {}
-        for j in jobs:
-            out = ["-j", str(j), "-o", str(folder / "out.jsonl"), str(source)]
+        for j in (0, *jobs):  # 0: the one page, one process
+            out = ["-j", str(max(j, 1)), "-o", str(folder / "out.jsonl"), str(source if j else first)]
             for model in models:
                 commands[(f"boilerbench extract --model {Path(model).name}", j)] = [*python, "--model", model, *out]
             commands[("boilerbench extract --extractor trafilatura", j)] = [*python, "--extractor", REFERENCE, *out]
             commands[("trafilatura --input-dir", j)] = [
-                *(tool, "--input-dir", str(source), "--output-dir", str(folder / "trafilatura")),
-                *("--parallel", str(j)),
+                *(tool, "--input-dir", str(source if j else first), "--output-dir", str(folder / "trafilatura")),
+                *("--parallel", str(max(j, 1))),
             ]
         seconds: dict[tuple[str, int], list[float]] = {key: [] for key in commands}
         for _ in range(repeats):
@@ -229,6 +233,11 @@ def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int]
                 seconds[key].append(timed(lambda c=command: quietly(c))[1])
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+    print(f"command-line tools on one file (start-up), {repeats} round(s), seconds:")
+    for (name, j), runs in seconds.items():
+        if not j:
+            print(f"  {name:<48} {np.median(runs):6.2f} s (" + ", ".join(f"{s:.2f}" for s in runs) + ")")
+    seconds = {key: runs for key, runs in seconds.items() if key[1]}
     print(f"command-line tools on the same {len(pages)} files (start-up included), {repeats} round(s):")
     for (name, j), runs in seconds.items():
         rate = [len(pages) / s for s in runs]
