@@ -218,13 +218,13 @@ def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int]
         tool = shutil.which(REFERENCE) or str(Path(sys.executable).with_name(REFERENCE))
         commands: dict[tuple[str, int], list[str]] = {}
         for j in (0, *jobs):  # 0: the one page, one process
-            out = ["-j", str(max(j, 1)), "-o", str(folder / "out.jsonl"), str(source if j else first)]
+            inputs, workers = (str(source), str(j)) if j else (str(first), "1")
+            out = ["-j", workers, "-o", str(folder / "out.jsonl"), inputs]
             for model in models:
                 commands[(f"boilerbench extract --model {Path(model).name}", j)] = [*python, "--model", model, *out]
             commands[("boilerbench extract --extractor trafilatura", j)] = [*python, "--extractor", REFERENCE, *out]
             commands[("trafilatura --input-dir", j)] = [
-                *(tool, "--input-dir", str(source if j else first), "--output-dir", str(folder / "trafilatura")),
-                *("--parallel", str(max(j, 1))),
+                *(tool, "--input-dir", inputs, "--output-dir", str(folder / "trafilatura"), "--parallel", workers),
             ]
         seconds: dict[tuple[str, int], list[float]] = {key: [] for key in commands}
         for _ in range(repeats):
