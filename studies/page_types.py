@@ -27,6 +27,8 @@ import numpy as np
 from benchmarks.common import run_main
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.stats import percentile_interval, resample_counts
+from boilerbench.reports.collect import pages
+from boilerbench.reports.page_types import confusion_rows, typed_pages
 
 METRICS = ("token_f1", "word_f1")
 
@@ -40,55 +42,24 @@ def read_rows(run: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f))
 
 
-def read_pages(run: Path) -> list[dict[str, str]]:
-    """The rows of a run's ``pages.csv`` that have a gold and a predicted type."""
-    rows = [r for r in read_rows(run) if r.get("page_type") and r.get("predicted_page_type")]
-    path = run / "pages.csv"
-    if not rows:
-        raise ConfigError(f"{path} has no page with both page_type and predicted_page_type (decoding=by_page_type)")
-    return rows
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a proportion ``k / n``."""
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
-def calibration_error(confidence: list[float], correct: list[bool], bins: int = 5) -> float:
-    """Expected calibration error: the page-weighted mean gap between accuracy and mean confidence per bin."""
-    total = 0.0
-    for b in range(bins):
-        members = [i for i, c in enumerate(confidence) if min(int(c * bins), bins - 1) == b]
-        if members:
-            accuracy = sum(correct[i] for i in members) / len(members)
-            mean = sum(confidence[i] for i in members) / len(members)
-            total += len(members) * abs(accuracy - mean)
-    return total / len(confidence)
-
-
 def report(run: Path) -> str:
-    """The figures of one run, as text."""
-    rows = read_pages(run)
-    gold = [r["page_type"] for r in rows]
-    predicted = [r["predicted_page_type"] for r in rows]
-    correct = [g == p for g, p in zip(gold, predicted, strict=True)]
-    lo, hi = wilson(sum(correct), len(rows))
-    lines = [f"{run}: {len(rows)} pages, accuracy {sum(correct) / len(rows):.3f} [{lo:.3f}, {hi:.3f}]"]
-    if all(r.get("page_type_confidence") for r in rows):
-        confidence = [float(r["page_type_confidence"]) for r in rows]
-        ece = calibration_error(confidence, correct)
-        lines.append(f"  mean confidence {sum(confidence) / len(rows):.3f}, ECE (5 bins) {ece:.3f}")
-    types = sorted(set(gold) | set(predicted))
+    """The figures of one run, as text (:func:`boilerbench.reports.page_types.confusion_rows`)."""
+    typed = typed_pages(pages(run))
+    if typed.empty:
+        path = run / "pages.csv"
+        raise ConfigError(f"{path} has no page with both page_type and predicted_page_type (decoding=by_page_type)")
+    types = sorted(set(typed["page_type"].astype(str)) | set(typed["predicted_page_type"].astype(str)))
+    *by_gold, overall = confusion_rows(typed, types)
+    interval = f"[{overall['low']:.3f}, {overall['high']:.3f}]"
+    lines = [f"{run}: {overall['pages']} pages, accuracy {overall['recall']:.3f} {interval}"]
+    if not math.isnan(overall["ece"]):
+        confidence = typed["page_type_confidence"].astype(float)
+        lines.append(f"  mean confidence {confidence.mean():.3f}, ECE (5 bins) {overall['ece']:.3f}")
     width = max(len(t) for t in types) + 1
     lines.append("  gold \\ predicted".ljust(width + 2) + "".join(t[:6].rjust(7) for t in types) + "  recall")
-    for t in types:
-        counts = [sum(1 for g, p in zip(gold, predicted, strict=True) if g == t and p == u) for u in types]
-        n = sum(counts)
-        recall = f"{counts[types.index(t)] / n:.2f}" if n else "-"
-        lines.append(f"  {t}".ljust(width + 2) + "".join(str(c).rjust(7) for c in counts) + recall.rjust(8))
+    for row in by_gold:
+        counts = "".join(str(row[t]).rjust(7) for t in types)
+        lines.append(f"  {row['gold type']}".ljust(width + 2) + counts + f"{row['recall']:.2f}".rjust(8))
     return "\n".join(lines)
 
 

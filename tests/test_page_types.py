@@ -208,7 +208,8 @@ def test_bad_item_pooling_is_a_config_error():
 
 
 def test_the_study_prints_accuracy_confusion_and_calibration(tmp_path):
-    from studies.page_types import calibration_error, report, wilson
+    from boilerbench.reports.page_types import calibration_error, wilson
+    from studies.page_types import report
 
     rows = [("forum", "forum", 0.9), ("forum", "article", 0.6), ("article", "article", 0.9), ("listing", "", 0.5)]
     lines = ["page_id,page_type,predicted_page_type,page_type_confidence"]

@@ -16,7 +16,7 @@ from importlib import resources
 import pandas as pd
 import yaml
 
-from boilerbench.reports import datasets, figures, headline, languages, strata
+from boilerbench.reports import datasets, figures, headline, languages, page_types, strata
 from boilerbench.reports.budget import table_budget
 from boilerbench.reports.cleaneval2007 import cleaneval2007_table
 from boilerbench.reports.tables import Table, results_table
@@ -138,6 +138,13 @@ ARTEFACTS = (
     Artefact("fig_generalization", "figure", ("table_generalization",), datasets.fig_generalization),
     Artefact("fig_page_types", "figure", ("table_datasets",), datasets.fig_page_types),
     Artefact("table_headline", "table", ("table_headline",), headline.table_headline),
+    Artefact(
+        "table_page_types",
+        "table",
+        ("table_headline", "table_languages"),
+        page_types.table_page_types,
+        optional=("table_languages",),
+    ),
     Artefact("table_languages", "table", ("table_languages",), languages.table_languages),
     Artefact("table_chinese", "table", ("table_languages",), languages.table_chinese),
     Artefact(
