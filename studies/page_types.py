@@ -28,7 +28,7 @@ from benchmarks.common import run_main
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.stats import percentile_interval, resample_counts
 from boilerbench.reports.collect import pages
-from boilerbench.reports.page_types import confusion_rows, typed_pages
+from boilerbench.reports.page_types import confusion_rows, observed_types, typed_pages
 
 METRICS = ("token_f1", "word_f1")
 
@@ -48,7 +48,7 @@ def report(run: Path) -> str:
     if typed.empty:
         path = run / "pages.csv"
         raise ConfigError(f"{path} has no page with both page_type and predicted_page_type (decoding=by_page_type)")
-    types = sorted(set(typed["page_type"].astype(str)) | set(typed["predicted_page_type"].astype(str)))
+    types = observed_types(typed)
     *by_gold, overall = confusion_rows(typed, types)
     interval = f"[{overall['low']:.3f}, {overall['high']:.3f}]"
     lines = [f"{run}: {overall['pages']} pages, accuracy {overall['recall']:.3f} {interval}"]

@@ -60,6 +60,12 @@ def typed_pages(rows: pd.DataFrame) -> pd.DataFrame:
     return rows[(gold != "") & (predicted != "")]
 
 
+def observed_types(typed: pd.DataFrame, first: Sequence[str] = ()) -> list[str]:
+    """The types of ``first``, then the other gold or predicted types of ``typed``, sorted."""
+    seen = set(typed["page_type"].astype(str)) | set(typed["predicted_page_type"].astype(str))
+    return [*first, *sorted(seen - set(first))]
+
+
 def confusion_rows(typed: pd.DataFrame, types: Sequence[str]) -> list[dict]:
     """One row per gold type present (pages, count per predicted type, recall and its Wilson
     interval), then the row ``all`` (per predicted type, the pages predicted so; the accuracy,
@@ -95,10 +101,9 @@ def table_page_types(runs: pd.DataFrame) -> Table:
         typed = typed_pages(pages(run["run_dir"]))
         if typed.empty:
             continue
-        extra = sorted(set(typed["page_type"].astype(str)) | set(typed["predicted_page_type"].astype(str)))
-        types = [*PAGE_TYPES, *(t for t in extra if t not in PAGE_TYPES)]
+        types = observed_types(typed, PAGE_TYPES)
+        identity = {"extractor": run["extractor"], "dataset": run["dataset"]}
         for row in confusion_rows(typed, types):
-            identity = {"extractor": run["extractor"], "dataset": run["dataset"]}
             numbers.append(identity | row)
             interval = f"{row['recall']:.3f} [{row['low']:.3f}, {row['high']:.3f}]"
             display.append(
