@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 import pytest
 from hydra import compose, initialize_config_dir
@@ -87,7 +88,8 @@ def test_transfer_config(name):
 
 def _sweep_values(cfg: DictConfig) -> list[str]:
     """One override per value an experiment or search sweeps over (choice lists only; Optuna's
-    ``interval(...)`` ranges are checked by composing the search itself)."""
+    ``interval(...)`` ranges are checked by composing the search itself); a list value
+    (``[a,b]``) is one value, as Hydra's sweeper reads it."""
     overrides = []
     for key, values in (cfg.hydra.sweeper.get("params") or {}).items():
         values = str(values)
@@ -95,7 +97,7 @@ def _sweep_values(cfg: DictConfig) -> list[str]:
             continue
         if values.startswith("choice(") and values.endswith(")"):
             values = values[len("choice(") : -1]
-        overrides += [f"{key}={value.strip()}" for value in values.split(",")]
+        overrides += [f"{key}={value.strip()}" for value in re.split(r",(?![^\[]*\])", values)]
     return overrides
 
 

@@ -21,7 +21,7 @@ from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from boilerbench.reports.__main__ import build_all
-from boilerbench.reports.languages import MIN_PAGES, table_languages
+from boilerbench.reports.languages import MIN_PAGES, language_difference, table_languages, table_languages_cv
 
 RUSSIAN = (
     "Городской совет во вторник вечером обсудил новый бюджет для школ и публичных библиотек. "
@@ -215,3 +215,47 @@ def test_table_chinese_reads_the_chinese_pages_of_each_run(tmp_path):
     # columns: chinese_wce (pages, token F1, SCEDD error, wrong), then daniel's, then the published rate
     assert "| scedd | – | – | – | – | 63 | 0.700 ±0.030 | 0.250 | 0.400 | 0.200 |" in text
     assert "| cetd | 69 | 0.600 ±0.030 | – | – | – | – | – | – |  |" in text
+
+
+def _cv_run(tmp_path, extractor: str, scores: dict[str, list[float]]) -> dict:
+    """A runs.csv row of a DANIEL run whose pages.csv gives each language's pages those token F1s."""
+    folder = tmp_path / extractor
+    folder.mkdir()
+    lines = ["page_id,language,token_f1"]
+    lines += [f"{lang}{k},{lang},{f1}" for lang, values in scores.items() for k, f1 in enumerate(values)]
+    (folder / "pages.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    row = {"run_dir": str(folder), "extractor": extractor, "dataset": "daniel", "finished_at": "2026-12-03T00:00:00"}
+    for lang, values in scores.items():
+        row[f"lang.{lang}.n_pages"] = len(values)
+        row[f"lang.{lang}.token.f1"] = float(np.mean(values))
+    return row
+
+
+def test_table_languages_cv_gives_the_stacks_paired_differences_per_language(tmp_path):
+    n = MIN_PAGES
+    ramp = [0.5 + 0.4 * k / n for k in range(n)]  # varied scores, so that intervals are not points
+    runs = pd.DataFrame(
+        [
+            _cv_run(tmp_path, "stack", {"en": [s + 0.1 for s in ramp], "el": ramp}),
+            _cv_run(tmp_path, "trafilatura", {"en": ramp, "el": ramp}),
+            _cv_run(tmp_path, "readability", {"en": [s + 0.1 for s in ramp], "el": [s + 0.05 for s in ramp]}),
+        ]
+    )
+    table = table_languages_cv(runs)
+    shown = table.frame.set_index("extractor")
+    assert list(shown.columns) == ["daniel:el", "daniel:en", "mean"]  # same page counts: by language name
+    # every page 0.1 above trafilatura in English: the difference and its whole interval are +0.100
+    assert shown.loc["stack − trafilatura", "daniel:en"].startswith("+0.100 [+0.100, +0.100], p ")
+    assert shown.loc["stack − trafilatura", "daniel:el"].startswith("+0.000 [+0.000, +0.000], p 1")
+    assert shown.loc["stack − readability", "daniel:el"].startswith("-0.050 [-0.050, -0.050], p ")
+    assert shown.loc["stack_fast − readability", "daniel:en"] == "–"  # no stack_fast run
+    assert table.numbers is not None
+    assert table.numbers.set_index("extractor").loc["readability", "daniel:el"] == pytest.approx(np.mean(ramp) + 0.05)
+
+
+def test_language_difference_pairs_pages_by_id_within_the_language():
+    learned = pd.DataFrame({"page_id": ["a", "b", "c"], "language": ["en", "el", "en"], "token_f1": [0.9, 0.1, 0.7]})
+    reference = pd.DataFrame({"page_id": ["c", "b", "a"], "language": ["en", "el", "en"], "token_f1": [0.6, 0.9, 0.8]})
+    difference = language_difference(learned, reference, "en")  # a: +0.1, c: +0.1; b (Greek) left out
+    assert difference.difference == pytest.approx(0.1)
+    assert (difference.lo, difference.hi) == pytest.approx((0.1, 0.1))

@@ -19,6 +19,7 @@ import yaml
 from boilerbench.reports import datasets, figures, headline, languages, page_types, strata
 from boilerbench.reports.budget import table_budget
 from boilerbench.reports.cleaneval2007 import cleaneval2007_table
+from boilerbench.reports.language_ablation import table_language_ablation
 from boilerbench.reports.tables import Table, results_table
 
 
@@ -147,6 +148,8 @@ ARTEFACTS = (
     ),
     Artefact("table_languages", "table", ("table_languages",), languages.table_languages),
     Artefact("table_chinese", "table", ("table_languages",), languages.table_chinese),
+    Artefact("table_languages_cv", "table", ("table_languages_cv",), languages.table_languages_cv),
+    Artefact("table_language_ablation", "table", ("table_language_ablation",), table_language_ablation),
     Artefact(
         "fig_score_distributions",
         "figure",

@@ -5,8 +5,12 @@ its page-level bootstrap 95 % interval.
 
 A page's language is the dataset's label where it gives one (DANIEL, the Chinese set), else the
 language identifier's verdict on the gold text (:mod:`boilerbench.language`); the runs come from
-``experiment=table_languages`` and ``experiment=table_languages_stack`` (every page, by
-site-grouped cross-validation).
+``experiment=table_languages`` and ``experiment=table_languages_stack`` (the test pages of the
+splits grouped by site; every page of the sets without a split).
+
+``table_languages_cv``: the same on every page of DANIEL by five-fold cross-validation with folds
+cut by site (``experiment=table_languages_cv`` and ``experiment=table_languages_cv_stack``), and the
+stacks' paired differences from trafilatura and readability per language.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ import re
 
 import pandas as pd
 
+from boilerbench.reports.collect import pages
 from boilerbench.reports.datasets import SNIPPET_ONLY, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.published import PUBLISHED
+from boilerbench.reports.significance import Difference, align, compare_pair
 from boilerbench.reports.tables import Table, cell, fmt, interval_of
 
 #: Fewest scored pages of a language in a dataset for it to get a column.
@@ -45,11 +51,12 @@ def metric_of(dataset: str) -> str:
     return "snippets.f1" if dataset in SNIPPET_ONLY else "token.f1"
 
 
-def table_languages(runs: pd.DataFrame) -> Table:
-    """Rows: extractors (by their mean over the columns); columns: token F1 per dataset and
-    language with ``±`` half the width of the 95 % interval."""
+def _per_language(runs: pd.DataFrame, experiment: str) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """The numbers (one row per extractor, by its mean over the columns: each (dataset, language)
+    column's figure, interval and pages), the shown cells (``±`` half the width of the 95 %
+    interval) and the column names, from the latest run per extractor and dataset."""
     if runs.empty:
-        raise MissingRuns("extractor runs on the multilingual datasets (experiment=table_languages)")
+        raise MissingRuns(f"extractor runs on the multilingual datasets (experiment={experiment})")
     runs = latest_runs(runs, ["extractor", "dataset"])
     columns = language_columns(runs)
     if not columns:
@@ -77,15 +84,74 @@ def table_languages(runs: pd.DataFrame) -> Table:
             for v, lo, hi in zip(frame[name], frame[f"{name}:lo"], frame[f"{name}:hi"], strict=True)
         ]
     shown["mean"] = [fmt(v) for v in frame["mean"]]
-    pages = ", ".join(f"{n} {int(frame[f'{n}:pages'].max())}" for n in names)
+    return frame, shown, names
+
+
+def _pages_note(frame: pd.DataFrame, names: list[str]) -> str:
+    return ", ".join(f"{n} {int(frame[f'{n}:pages'].max())}" for n in names)
+
+
+def table_languages(runs: pd.DataFrame) -> Table:
+    """Rows: extractors (by their mean over the columns); columns: token F1 per dataset and
+    language with ``±`` half the width of the 95 % interval."""
+    frame, shown, names = _per_language(runs, "table_languages")
     note = (
         "Token F1 (mean over the language's pages; snippet F1 on "
         f"{', '.join(SNIPPET_ONLY)}, which has snippet gold only) ± half the width of its page-level bootstrap "
         "95 % interval; "
-        f"columns: dataset:language with {MIN_PAGES}+ pages (pages: {pages}); mean: over the columns "
-        "(– where a run or language is missing). Language: the dataset's label, else identified from the gold text."
+        f"columns: dataset:language with {MIN_PAGES}+ pages (pages: {_pages_note(frame, names)}); mean: over the "
+        "columns (– where a run or language is missing). Language: the dataset's label, else identified from the "
+        "gold text."
     )
     return Table("table_languages", "Token F1 per language", shown, note, numbers=frame)
+
+
+#: The learned extractors of ``table_languages_cv`` compared page by page with the references.
+CV_LEARNED = ("stack", "stack_fast")
+CV_REFERENCES = ("trafilatura", "readability")
+
+
+def language_difference(learned: pd.DataFrame, reference: pd.DataFrame, language: str) -> Difference:
+    """``learned`` minus ``reference`` in token F1 on the pages of ``language`` (the page rows'
+    ``language``), paired: the difference, its page-bootstrap 95 % interval and p-value."""
+    a, b = align([learned, reference], ["learned", "reference"])
+    keep = (a["language"].astype(str) == language).to_numpy()
+    (difference,) = compare_pair(a[keep].reset_index(drop=True), b[keep].reset_index(drop=True), ["token.f1"])
+    return difference
+
+
+def table_languages_cv(runs: pd.DataFrame) -> Table:
+    """``table_languages`` on DANIEL by site-grouped cross-validation (every page tested once, by
+    a model that saw none of its site), then each learned extractor minus each reference per
+    language, paired page by page, with the interval and the p-value (issue 29, must-show 2)."""
+    frame, shown, names = _per_language(runs, "table_languages_cv")
+    latest = latest_runs(runs, ["extractor", "dataset"])
+    by = {(r["extractor"], r["dataset"]): r["run_dir"] for _, r in latest.iterrows()}
+    rows = []
+    for learned, reference in ((a, b) for a in CV_LEARNED for b in CV_REFERENCES):
+        row = {"extractor": f"{learned} − {reference}"}
+        for name in names:
+            dataset, language = name.split(":")
+            if (learned, dataset) not in by or (reference, dataset) not in by:
+                row[name] = "–"
+                continue
+            d = language_difference(pages(by[(learned, dataset)]), pages(by[(reference, dataset)]), language)
+            row[name] = f"{d.difference:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}], p {d.pvalue:.2g}"
+        rows.append({**row, "mean": ""})
+    note = (
+        f"Token F1 on every page of DANIEL, each tested once by five-fold cross-validation with folds cut by site "
+        f"(pages: {_pages_note(frame, names)}), ± half the width of its page-level bootstrap 95 % interval. The "
+        "learned extractors train each fold on the multilingual mixture with the other folds' DANIEL pages; the "
+        "others need no training. Last rows: paired differences on each language's pages with the page-bootstrap "
+        "95 % interval and the approximate-randomization p-value."
+    )
+    return Table(
+        "table_languages_cv",
+        "Token F1 per language, DANIEL by site-grouped cross-validation",
+        pd.concat([shown, pd.DataFrame(rows)], ignore_index=True),
+        note,
+        numbers=frame,
+    )
 
 
 #: The extractors of ``table_chinese``: SCEDD and CETD, the paper's own pair, beside the references.
