@@ -21,7 +21,13 @@ from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from boilerbench.reports.__main__ import build_all
-from boilerbench.reports.languages import MIN_PAGES, language_difference, table_languages, table_languages_cv
+from boilerbench.reports.languages import (
+    MIN_PAGES,
+    language_columns,
+    language_difference,
+    table_languages,
+    table_languages_cv,
+)
 
 RUSSIAN = (
     "Городской совет во вторник вечером обсудил новый бюджет для школ и публичных библиотек. "
@@ -259,3 +265,24 @@ def test_language_difference_pairs_pages_by_id_within_the_language():
     difference = language_difference(learned, reference, "en")  # a: +0.1, c: +0.1; b (Greek) left out
     assert difference.difference == pytest.approx(0.1)
     assert (difference.lo, difference.hi) == pytest.approx((0.1, 0.1))
+
+
+def test_language_columns_rank_by_pages_whatever_languages_other_datasets_bring():
+    # languages only magic_html's runs have are NaN in daniel's rows, between daniel's own columns
+    nan = float("nan")
+    runs = pd.DataFrame(
+        {
+            "dataset": ["daniel", "magic_html"],
+            "lang.en.n_pages": [257, 40],
+            "lang.bg.n_pages": [nan, 1],
+            "lang.ru.n_pages": [134, nan],
+            "lang.pt.n_pages": [nan, 30],
+            "lang.zh.n_pages": [209, 25],
+            "lang.el.n_pages": [161, nan],
+            "lang.pl.n_pages": [144, nan],
+        }
+    )
+    assert language_columns(runs) == [
+        ("daniel", "en"), ("daniel", "zh"), ("daniel", "el"), ("daniel", "pl"), ("daniel", "ru"),
+        ("magic_html", "en"), ("magic_html", "pt"), ("magic_html", "zh"),
+    ]  # fmt: skip

@@ -39,7 +39,7 @@ def language_columns(runs: pd.DataFrame) -> list[tuple[str, str]]:
         counts = {}
         for column in part.columns:
             match = _LANG_PAGES.match(column)
-            if match:
+            if match and part[column].notna().any():  # a language only other datasets' runs have: NaN here
                 counts[match.group(1)] = part[column].max()
         ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         columns += [(str(dataset), lang) for lang, n in ranked if n >= MIN_PAGES]
