@@ -173,3 +173,49 @@ def test_every_committed_archive_is_a_row_of_the_store_with_its_figures():
             if name in figures and figures[name] is not None:
                 ours, theirs = float(row[name]), float(figures[name])
                 assert math.isclose(ours, theirs, rel_tol=relative, abs_tol=1e-12), (path, name)
+
+
+def _timed(path, key, finished):
+    """A run folder whose summary says when it finished."""
+    folder = _folder(path, key)
+    summary = json.loads((folder / "summary.json").read_text())
+    (folder / "summary.json").write_text(json.dumps({**summary, "finished_at": finished}))
+    return folder
+
+
+def test_a_rerun_under_the_same_key_replaces_the_archive_of_the_earlier_run(tmp_path):
+    root, archive = tmp_path / "multirun", tmp_path / "archive"
+    (archive / "exp").mkdir(parents=True)
+    (archive / "exp" / f"0_a_x{SUFFIX}").write_bytes(pack(_timed(tmp_path / "first", "ka", "2026-12-02T01:32:15")))
+    (archive / "exp" / f"1_b_x{SUFFIX}").write_bytes(pack(_timed(tmp_path / "b_first", "kb", "2026-12-02T01:33:00")))
+    _timed(root / "exp" / "0_a_x", "ka", "2026-12-02T16:45:40")  # the timing rerun, whose row the store holds
+    rows = pd.DataFrame(
+        {
+            "run_key": ["ka", "kb"],
+            "run_dir": ["/m/exp/0_a_x", "/m/exp/1_b_x"],
+            "finished_at": ["2026-12-02T16:45:40", "2026-12-02T16:46:00"],  # kb's rerun is not on this machine
+        }
+    )
+    report = archive_store(rows, [root], archive)
+    assert report.written == ["exp/0_a_x"]
+    assert archived_summary(archive / "exp" / f"0_a_x{SUFFIX}")["finished_at"] == "2026-12-02T16:45:40"
+    assert report.outdated == [
+        "kb /m/exp/1_b_x: archived run finished 2026-12-02T01:33:00, the row 2026-12-02T16:46:00"
+    ]
+    assert report.unchanged == ["exp/1_b_x"] and report.missing == []
+    # archived again: the archive now holds the row's run, nothing is rewritten
+    again = archive_store(rows.iloc[:1], [root], archive)
+    assert (again.written, again.unchanged, again.outdated) == ([], ["exp/0_a_x"], [])
+
+
+def test_a_restored_earlier_run_does_not_pass_for_the_rows_own(tmp_path):
+    root, archive = tmp_path / "multirun", tmp_path / "archive"
+    (archive / "exp").mkdir(parents=True)
+    (archive / "exp" / f"0_a_x{SUFFIX}").write_bytes(pack(_timed(tmp_path / "first", "ka", "2026-12-02T01:32:15")))
+    restore(archive, root)  # the folder here is the archived, earlier run
+    rows = pd.DataFrame({"run_key": ["ka"], "run_dir": ["/m/exp/0_a_x"], "finished_at": ["2026-12-02T16:45:40"]})
+    report = archive_store(rows, [root], archive)
+    assert (report.written, report.unchanged) == ([], ["exp/0_a_x"])
+    assert report.outdated == [
+        "ka /m/exp/0_a_x: archived run finished 2026-12-02T01:32:15, the row 2026-12-02T16:45:40"
+    ]

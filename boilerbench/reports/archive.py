@@ -157,12 +157,23 @@ class ArchiveReport:
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
+    #: rows whose archive holds another run of their key than the row's (an earlier rerun: its
+    #: timings differ) and whose own run no folder here holds
+    outdated: list[str] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        return [f"missing: {row}" for row in self.missing] + [
-            f"archive: {len(self.written)} written, {len(self.unchanged)} unchanged, {len(self.removed)} removed, "
-            f"{len(self.missing)} rows without their run"
-        ]
+        return (
+            [f"missing: {row}" for row in self.missing]
+            + [f"outdated: {row}" for row in self.outdated]
+            + [
+                f"archive: {len(self.written)} written, {len(self.unchanged)} unchanged, {len(self.removed)} removed, "
+                f"{len(self.missing)} rows without their run, {len(self.outdated)} with an earlier run of their key"
+            ]
+        )
+
+
+def _finished(summary: dict) -> str:
+    return str(summary.get("finished_at") or "")
 
 
 def archive_store(runs: pd.DataFrame, roots: list[Path], archive: Path = ARCHIVE_DIR) -> ArchiveReport:
@@ -170,26 +181,41 @@ def archive_store(runs: pd.DataFrame, roots: list[Path], archive: Path = ARCHIVE
     its run folder's path below its root (``<experiment>/<job>``): an archive that already holds
     the row's run key stays as it is (a job kept by the runner is the same run, though Hydra
     rewrote its files), moved where the run folder under ``roots`` now is; else that folder is
-    packed; the other archives are removed."""
+    packed; the other archives are removed. A job rerun under the same key (a timing rerun) is
+    told apart by its ``finished_at``: the folder that finished when the row says replaces an
+    archive of an earlier run, and a row whose archive is such an earlier run, with no folder
+    here holding its own, is listed as outdated."""
     report = ArchiveReport()
     here, before = local_runs(roots), archived_runs(archive)
+    finished = runs["finished_at"] if "finished_at" in runs.columns else pd.Series("", index=runs.index)
+    finished = finished.fillna("").astype(str)
     keep: set[Path] = set()
-    for key, run_dir in zip(runs["run_key"].astype(str), runs["run_dir"].astype(str), strict=True):
+    for key, run_dir, when in zip(runs["run_key"].astype(str), runs["run_dir"].astype(str), finished, strict=True):
         earlier = before.get(key)
         if key not in here and earlier is None:
             report.missing.append(f"{key} {run_dir}")
             continue
+        archived_when = _finished(archived_summary(earlier)) if earlier is not None else ""
+        stale = bool(when) and archived_when != when
         if key in here:
             root, folder = here[key]
             target = archive / f"{folder.relative_to(root).as_posix()}{SUFFIX}"
+            fresh = earlier is None or (stale and _finished(read_summary(folder / "summary.json")) == when)
         else:
             assert earlier is not None
-            target = earlier
+            target, fresh = earlier, False
+        if stale and not fresh and earlier is not None:
+            report.outdated.append(f"{key} {run_dir}: archived run finished {archived_when}, the row {when}")
         name = target.relative_to(archive).as_posix().removesuffix(SUFFIX)
-        if earlier == target:
+        if earlier == target and not fresh:
             report.unchanged.append(name)
         else:
-            atomic_write_bytes(target, earlier.read_bytes() if earlier is not None else pack(here[key][1]))
+            if fresh:
+                data = pack(here[key][1])
+            else:
+                assert earlier is not None
+                data = earlier.read_bytes()
+            atomic_write_bytes(target, data)
             report.written.append(name)
         keep.add(target)
     for path in sorted(archive.rglob(f"*{SUFFIX}")):
