@@ -86,27 +86,33 @@ def test_transfer_config(name):
     _check_run_config(_compose(f"+transfer={name}"), name)
 
 
-def _sweep_values(cfg: DictConfig) -> list[str]:
-    """One override per value an experiment or search sweeps over (choice lists only; Optuna's
-    ``interval(...)`` ranges are checked by composing the search itself); a list value
-    (``[a,b]``) is one value, as Hydra's sweeper reads it."""
-    overrides = []
+def _sweep_values(cfg: DictConfig) -> list[list[str]]:
+    """One job's overrides per value an experiment or search sweeps over: that value, with every
+    other swept key at its first value, as the sweep combines them (a value may need another key's:
+    ``train_source=mixture`` overrides the choice that ``+headline=stack_fast`` brings). Choice
+    lists only (Optuna's ``interval(...)`` ranges are checked by composing the search itself); a
+    list value (``[a,b]``) is one value, as Hydra's sweeper reads it."""
+    choices = {}
     for key, values in (cfg.hydra.sweeper.get("params") or {}).items():
         values = str(values)
         if values.startswith(("interval(", "range(", "tag(", "int(", "float(")):
             continue
         if values.startswith("choice(") and values.endswith(")"):
             values = values[len("choice(") : -1]
-        overrides += [f"{key}={value.strip()}" for value in re.split(r",(?![^\[]*\])", values)]
-    return overrides
+        choices[key] = [value.strip() for value in re.split(r",(?![^\[]*\])", values)]
+    return [
+        [f"{k}={value if k == key else options[0]}" for k, options in choices.items()]
+        for key, values in choices.items()
+        for value in values
+    ]
 
 
 @pytest.mark.parametrize("name", _names("experiment"))
 def test_experiment_config(name):
     cfg = _compose(f"experiment={name}", hydra_config=True)
     assert name.startswith(cfg.report) and str(cfg.hydra.mode) == "RunMode.MULTIRUN"
-    for override in _sweep_values(cfg):
-        _check_run_config(_compose(f"experiment={name}", override), f"{name} with {override}")
+    for overrides in _sweep_values(cfg):
+        _check_run_config(_compose(f"experiment={name}", *overrides), f"{name} with {overrides}")
 
 
 @pytest.mark.parametrize("name", _names("hparams_search"))
@@ -116,5 +122,5 @@ def test_hparams_search_config(name):
     assert "optimize" in OmegaConf.to_container(cfg) and cfg.hydra.sweeper.direction in ("maximize", "minimize")
     _instantiate(OmegaConf.create({"_target_": "hydra.utils.get_class", "path": cfg.hydra.sweeper._target_}), name)
     _check_run_config(_compose(f"hparams_search={name}"), name)
-    for override in _sweep_values(cfg):
-        _check_run_config(_compose(f"hparams_search={name}", override), f"{name} with {override}")
+    for overrides in _sweep_values(cfg):
+        _check_run_config(_compose(f"hparams_search={name}", *overrides), f"{name} with {overrides}")
