@@ -12,7 +12,7 @@ import pandas as pd
 from boilerbench.reports.collect import pages
 from boilerbench.reports.datasets import latest_runs
 from boilerbench.reports.figures import MissingRuns
-from boilerbench.reports.languages import language_columns, language_difference, metric_of
+from boilerbench.reports.languages import difference_cell, language_columns, language_difference, metric_of
 from boilerbench.reports.tables import Table, cell, interval_of
 
 #: The shipped setting: (training data, text rules).
@@ -52,8 +52,9 @@ def table_language_ablation(runs: pd.DataFrame) -> Table:
             if dataset not in other:
                 row[f"{dataset}:{lang}"] = "–"
                 continue
-            d = language_difference(pages(base[dataset]["run_dir"]), pages(other[dataset]["run_dir"]), lang)
-            row[f"{dataset}:{lang}"] = f"{d.difference:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}], p {d.pvalue:.2g}"
+            row[f"{dataset}:{lang}"] = difference_cell(
+                language_difference(pages(base[dataset]["run_dir"]), pages(other[dataset]["run_dir"]), lang)
+            )
         rows.append(row)
     note = (
         "stack_fast as the headline trains it (conf/headline/stack_fast.yaml), tested on the test pages of DANIEL and "

@@ -120,6 +120,11 @@ def language_difference(learned: pd.DataFrame, reference: pd.DataFrame, language
     return difference
 
 
+def difference_cell(difference: Difference) -> str:
+    """``+0.016 [+0.002, +0.033], p 0.041``: a paired difference with its interval and p-value."""
+    return f"{difference.difference:+.3f} [{difference.lo:+.3f}, {difference.hi:+.3f}], p {difference.pvalue:.2g}"
+
+
 def table_languages_cv(runs: pd.DataFrame) -> Table:
     """``table_languages`` on DANIEL by site-grouped cross-validation (every page tested once, by
     a model that saw none of its site), then each learned extractor minus each reference per
@@ -135,8 +140,9 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
             if (learned, dataset) not in by or (reference, dataset) not in by:
                 row[name] = "–"
                 continue
-            d = language_difference(pages(by[(learned, dataset)]), pages(by[(reference, dataset)]), language)
-            row[name] = f"{d.difference:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}], p {d.pvalue:.2g}"
+            row[name] = difference_cell(
+                language_difference(pages(by[(learned, dataset)]), pages(by[(reference, dataset)]), language)
+            )
         rows.append({**row, "mean": ""})
     note = (
         f"Token F1 on every page of DANIEL, each tested once by five-fold cross-validation with folds cut by site "
