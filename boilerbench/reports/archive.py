@@ -207,16 +207,15 @@ def archive_store(runs: pd.DataFrame, roots: list[Path], archive: Path = ARCHIVE
         if stale and not fresh and earlier is not None:
             report.outdated.append(f"{key} {run_dir}: archived run finished {archived_when}, the row {when}")
         name = target.relative_to(archive).as_posix().removesuffix(SUFFIX)
-        if earlier == target and not fresh:
-            report.unchanged.append(name)
-        else:
-            if fresh:
-                data = pack(here[key][1])
-            else:
-                assert earlier is not None
-                data = earlier.read_bytes()
-            atomic_write_bytes(target, data)
+        if fresh:
+            atomic_write_bytes(target, pack(here[key][1]))
             report.written.append(name)
+        elif earlier != target:  # the job was renumbered: its archive moves
+            assert earlier is not None
+            atomic_write_bytes(target, earlier.read_bytes())
+            report.written.append(name)
+        else:
+            report.unchanged.append(name)
         keep.add(target)
     for path in sorted(archive.rglob(f"*{SUFFIX}")):
         if path not in keep:

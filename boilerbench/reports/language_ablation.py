@@ -29,7 +29,7 @@ def table_language_ablation(runs: pd.DataFrame) -> Table:
     """One row per (training data, text rules) setting, the shipped one first."""
     if runs.empty:
         raise MissingRuns("stack_fast's language ablation (experiment=table_language_ablation)")
-    runs = runs.copy().assign(  # copy: the collected runs are a fragmented frame of many columns
+    runs = runs.assign(
         training=[training_data(r) for _, r in runs.iterrows()],
         rules=runs.get("param.text_rules", pd.Series("", index=runs.index)).astype(str),
     )
