@@ -23,11 +23,13 @@ from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from boilerbench.reports.__main__ import build_all
 from boilerbench.reports.languages import (
     MIN_PAGES,
+    daniel_site,
     language_columns,
     language_difference,
     table_languages,
     table_languages_cv,
 )
+from boilerbench.reports.significance import cluster_rows
 
 RUSSIAN = (
     "Городской совет во вторник вечером обсудил новый бюджет для школ и публичных библиотек. "
@@ -251,10 +253,15 @@ def test_table_languages_cv_gives_the_stacks_paired_differences_per_language(tmp
     shown = table.frame.set_index("extractor")
     assert list(shown.columns) == ["daniel:el", "daniel:en", "mean"]  # same page counts: by language name
     # every page 0.1 above trafilatura in English: the difference and its whole interval are +0.100
-    assert shown.loc["stack − trafilatura", "daniel:en"].startswith("+0.100 [+0.100, +0.100], p ")
-    assert shown.loc["stack − trafilatura", "daniel:el"].startswith("+0.000 [+0.000, +0.000], p 1")
-    assert shown.loc["stack − readability", "daniel:el"].startswith("-0.050 [-0.050, -0.050], p ")
-    assert shown.loc["stack_fast − readability", "daniel:en"] == "–"  # no stack_fast run
+    assert shown.loc["stack − trafilatura, pages resampled", "daniel:en"].startswith("+0.100 [+0.100, +0.100], p ")
+    assert shown.loc["stack − trafilatura, pages resampled", "daniel:el"].startswith("+0.000 [+0.000, +0.000], p 1")
+    assert shown.loc["stack − readability, pages resampled", "daniel:el"].startswith("-0.050 [-0.050, -0.050], p ")
+    # these ids ("el3") name no site: each page is its own, and the site rows equal the page rows
+    assert (
+        shown.loc["stack − readability, sites resampled", "daniel:el"]
+        == shown.loc["stack − readability, pages resampled", "daniel:el"]
+    )
+    assert shown.loc["stack_fast − readability, pages resampled", "daniel:en"] == "–"  # no stack_fast run
     assert table.numbers is not None
     assert table.numbers.set_index("extractor").loc["readability", "daniel:el"] == pytest.approx(np.mean(ramp) + 0.05)
 
@@ -265,6 +272,46 @@ def test_language_difference_pairs_pages_by_id_within_the_language():
     difference = language_difference(learned, reference, "en")  # a: +0.1, c: +0.1; b (Greek) left out
     assert difference.difference == pytest.approx(0.1)
     assert (difference.lo, difference.hi) == pytest.approx((0.1, 0.1))
+
+
+def test_daniel_site_is_the_host_in_the_page_id():
+    assert daniel_site("20120105_www.iatronet.gr_a7fac937931bd32d79c8a") == "www.iatronet.gr"
+    assert daniel_site("20111121_www.we-dwoje.pl_012ae8") == "www.we-dwoje.pl"
+
+
+def _two_sites(learned: list[float]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Greek page rows: three pages of site a, one of site b; the reference scores 0.5 on each."""
+    ids = ["20120101_a.gr_1", "20120101_a.gr_2", "20120101_a.gr_3", "20120101_b.gr_1"]
+    frame = pd.DataFrame({"page_id": ids, "language": "el", "token_f1": learned})
+    return frame, frame.assign(token_f1=0.5)
+
+
+def test_site_resampling_draws_whole_sites():
+    # site a: +0.1 on each of its three pages, site b: -0.3 on its one page; mean difference 0.
+    # By site, a draw is aa (+0.1), ab or ba (0) or bb (-0.3), each bb a quarter of the draws:
+    # the 95 % interval runs from -0.3 to +0.1. By page, four draws of the one b page are 1 in 256
+    # and three of them (-0.2) 3 in 64: the interval starts at -0.2.
+    learned, reference = _two_sites([0.6, 0.6, 0.6, 0.2])
+    by_site = language_difference(learned, reference, "el", daniel_site)
+    by_page = language_difference(learned, reference, "el")
+    assert by_site.difference == by_page.difference == pytest.approx(0.0)
+    assert (by_site.lo, by_site.hi) == pytest.approx((-0.3, 0.1))
+    assert by_page.lo == pytest.approx(-0.2)
+
+
+def test_site_randomization_swaps_whole_sites():
+    # +0.1 on every page. Swapping sites, 2 of the 4 patterns reach |0.1| (both kept, both swapped):
+    # p = 1/2; swapping pages, 2 of the 16 patterns do: p = 1/8.
+    learned, reference = _two_sites([0.6, 0.6, 0.6, 0.6])
+    assert language_difference(learned, reference, "el", daniel_site).pvalue == pytest.approx(0.5, abs=0.02)
+    assert language_difference(learned, reference, "el").pvalue == pytest.approx(0.125, abs=0.01)
+
+
+def test_cluster_rows_sum_the_rows_of_each_cluster_in_sorted_order():
+    matrix = np.array([[1.0, 1.0], [2.0, 1.0], [4.0, 1.0]])
+    assert cluster_rows(matrix, ["b", "a", "b"]).tolist() == [[2.0, 1.0], [5.0, 2.0]]
+    with pytest.raises(ValueError, match="2 cluster labels for 3 page rows"):
+        cluster_rows(matrix, ["a", "b"])
 
 
 def test_language_columns_rank_by_pages_whatever_languages_other_datasets_bring():

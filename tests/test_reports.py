@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -604,3 +605,17 @@ def test_the_index_names_run_folders_relative_to_the_working_directory_or_by_nam
     assert shown_folder(str(tmp_path / "repo" / "multirun" / "table_x")) == "multirun/table_x"
     assert shown_folder(str(tmp_path / "elsewhere" / "td_cheap")) == "td_cheap"
     assert shown_folder("../elsewhere/td_cheap") == "td_cheap"
+
+
+def test_collected_rows_are_one_consolidated_frame(tmp_path):
+    # a store has a column per figure and language (1,300 of them): the text columns, filled one by
+    # one, used to leave a block each, and every report's assign warned that the frame was fragmented
+    from boilerbench.reports.collect import TEXT
+
+    columns = {c: ["x"] for c in TEXT} | {f"lang.l{k}.token.f1": [0.5] for k in range(200)}
+    base = tmp_path / "runs.csv"
+    pd.DataFrame(columns | {"extractor": ["bte"], "finished_at": ["2026-01-01"]}).to_csv(base, index=False)
+    runs = collect([], base=base)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.PerformanceWarning)
+        assert runs.assign(extra=1)["lang.l7.token.f1"].tolist() == [0.5]

@@ -218,7 +218,9 @@ def _latest(found: pd.DataFrame, paths: list[Path], base: str | Path | None) -> 
     frame = pd.concat(frames, ignore_index=True)
     frame = frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
     frame = frame.sort_values("finished_at", kind="stable")
-    return frame.drop_duplicates(subset=list(KEY), keep="last").reset_index(drop=True)
+    # filling the text columns one by one leaves a block per column: one copy consolidates them,
+    # or every report module's ``assign`` would warn that the frame is fragmented
+    return frame.drop_duplicates(subset=list(KEY), keep="last").reset_index(drop=True).copy()
 
 
 def same_value(earlier: object, now: object) -> bool:

@@ -86,6 +86,21 @@ class Difference:
     pvalue: float
 
 
+def cluster_rows(matrix: np.ndarray, clusters: Sequence[str]) -> np.ndarray:
+    """``matrix``'s page rows summed per cluster (one row per distinct cluster, in sorted order).
+
+    Every figure is a function of column sums (:mod:`boilerbench.evaluation.aggregates`), so a
+    cluster's summed row stands for its pages: resampling these rows is the cluster bootstrap
+    (Field & Welsh 2007; Cameron & Miller 2015, sec. VI), a mean over pages becoming the ratio of
+    the drawn clusters' sums, and swapping them is approximate randomization by cluster."""
+    if len(clusters) != len(matrix):
+        raise ValueError(f"{len(clusters)} cluster labels for {len(matrix)} page rows")
+    names, index = np.unique(np.asarray(clusters, dtype=str), return_inverse=True)
+    out = np.zeros((len(names), matrix.shape[1]))
+    np.add.at(out, index, matrix)
+    return out
+
+
 def compare_pair(
     a: pd.DataFrame,
     b: pd.DataFrame,
@@ -93,13 +108,21 @@ def compare_pair(
     resamples: int = RESAMPLES,
     permutations: int = PERMUTATIONS,
     seed: int = 0,
+    clusters: Sequence[str] | None = None,
 ) -> list[Difference]:
     """Per metric: both runs' figures, their difference, its paired bootstrap 95 % interval and
-    its paired approximate-randomization p-value. ``a`` and ``b`` must be aligned (:func:`align`)."""
+    its paired approximate-randomization p-value. ``a`` and ``b`` must be aligned (:func:`align`).
+
+    ``clusters`` (one label per page row, e.g. its web site) resamples and swaps whole clusters
+    instead of pages (:func:`cluster_rows`): pages of one site share its template, so their
+    errors are not independent and a page-level interval is too narrow when a few sites hold
+    most pages. The figures and the difference are the same either way."""
     figures = {m: figure_key(m) for m in metrics}
     columns = list(dict.fromkeys(c for f in figures.values() for c in f.columns))
     matrix_a, names = page_matrix(a, columns)
     matrix_b, _ = page_matrix(b, columns)
+    if clusters is not None:
+        matrix_a, matrix_b = cluster_rows(matrix_a, clusters), cluster_rows(matrix_b, clusters)
     statistics = {m: f.compute for m, f in figures.items()}
     intervals = paired_bootstrap(matrix_a, matrix_b, names, statistics, resamples=resamples, seed=seed)
     pvalues = paired_randomization(matrix_a, matrix_b, names, statistics, permutations=permutations, seed=seed)
