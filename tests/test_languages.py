@@ -26,8 +26,10 @@ from boilerbench.reports.languages import (
     daniel_site,
     language_columns,
     language_difference,
+    site_points,
     table_languages,
     table_languages_cv,
+    table_languages_cv_sites,
 )
 from boilerbench.reports.significance import cluster_rows
 
@@ -305,6 +307,47 @@ def test_site_randomization_swaps_whole_sites():
     learned, reference = _two_sites([0.6, 0.6, 0.6, 0.6])
     assert language_difference(learned, reference, "el", daniel_site).pvalue == pytest.approx(0.5, abs=0.02)
     assert language_difference(learned, reference, "el").pvalue == pytest.approx(0.125, abs=0.01)
+
+
+def test_site_points_sum_each_sites_differences_most_lost_first():
+    learned, reference = _two_sites([0.6, 0.6, 0.7, 0.2])  # site a: +0.1, +0.1, +0.2; site b: -0.3
+    sites = site_points(learned, reference, "el", daniel_site)
+    assert sites["site"].tolist() == ["b.gr", "a.gr"]
+    assert sites["pages"].tolist() == [1, 3]
+    assert sites["points"].tolist() == pytest.approx([-0.3, 0.4])
+
+
+def test_table_languages_cv_sites_names_the_sites_that_lose_and_gain(tmp_path):
+    ids = [f"20120101_{site}_{k}" for site, n in (("a.gr", 20), ("b.gr", 2)) for k in range(n)]
+
+    def run(extractor: str, scores: list[float]) -> dict:
+        folder = tmp_path / extractor
+        folder.mkdir()
+        pd.DataFrame({"page_id": ids, "language": "el", "token_f1": scores}).to_csv(folder / "pages.csv", index=False)
+        return {
+            "run_dir": str(folder),
+            "extractor": extractor,
+            "dataset": "daniel",
+            "finished_at": "2026-12-03T00:00:00",
+            "lang.el.n_pages": len(ids),
+            "lang.el.token.f1": float(np.mean(scores)),
+        }
+
+    # the stack gains 0.05 on each of a.gr's 20 pages (+1.0) and loses 0.4 on each of b.gr's 2 (-0.8)
+    runs = pd.DataFrame(
+        [
+            run("stack", [0.85] * 20 + [0.3] * 2),
+            run("readability", [0.8] * 20 + [0.7] * 2),
+            run("trafilatura", [0.2] * 22),
+        ]
+    )
+    frame = table_languages_cv_sites(runs).frame.set_index("comparison")
+    row = frame.loc["stack − readability"]
+    assert (row["pages"], row["sites"], row["page-points"]) == (22, 2, "+0.2")
+    assert row["lost most"] == "b.gr (2) -0.8"
+    assert row["gained most"] == "a.gr (20) +1.0"
+    assert frame.loc["stack − trafilatura", "lost most"] == ""  # better on every site
+    assert "stack_fast − readability" not in frame.index  # no stack_fast run
 
 
 def test_cluster_rows_sum_the_rows_of_each_cluster_in_sorted_order():

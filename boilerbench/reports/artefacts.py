@@ -149,6 +149,7 @@ ARTEFACTS = (
     Artefact("table_languages", "table", ("table_languages",), languages.table_languages),
     Artefact("table_chinese", "table", ("table_languages",), languages.table_chinese),
     Artefact("table_languages_cv", "table", ("table_languages_cv",), languages.table_languages_cv),
+    Artefact("table_languages_cv_sites", "table", ("table_languages_cv",), languages.table_languages_cv_sites),
     Artefact("table_language_ablation", "table", ("table_language_ablation",), table_language_ablation),
     Artefact(
         "fig_score_distributions",

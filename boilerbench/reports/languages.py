@@ -177,6 +177,71 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
     )
 
 
+def site_points(
+    learned: pd.DataFrame, reference: pd.DataFrame, language: str, site: Callable[[str], str]
+) -> pd.DataFrame:
+    """Per site of ``language``'s pages: its pages and its page-points, the sum over its pages of
+    ``learned`` minus ``reference`` in token F1 (the site's share of the language's mean
+    difference, times the language's pages), most lost first."""
+    a, b = align([learned, reference], ["learned", "reference"])
+    keep = (a["language"].astype(str) == language).to_numpy()
+    frame = pd.DataFrame(
+        {
+            "site": [site(str(i)) for i in a.loc[keep, "page_id"]],
+            "points": a.loc[keep, "token_f1"].to_numpy(float) - b.loc[keep, "token_f1"].to_numpy(float),
+        }
+    )
+    by_site = frame.groupby("site").agg(pages=("points", "size"), points=("points", "sum")).reset_index()
+    return by_site.sort_values(["points", "site"]).reset_index(drop=True)
+
+
+#: Sites named per side in ``table_languages_cv_sites``.
+SHOWN_SITES = 3
+
+
+def _sites_cell(part: pd.DataFrame) -> str:
+    return "; ".join(f"{r.site} ({r.pages}) {r.points:+.1f}" for r in part.itertuples())
+
+
+def table_languages_cv_sites(runs: pd.DataFrame) -> Table:
+    """Where ``table_languages_cv``'s differences come from: per learned extractor, reference and
+    language, the net page-points and the sites that lose and gain most (DANIEL's per-language
+    figures are figures about a few site templates: Greek and Polish have 11 sites each)."""
+    _, _, names = _per_language(runs, "table_languages_cv")
+    latest = latest_runs(runs, ["extractor", "dataset"])
+    by = {(r["extractor"], r["dataset"]): r["run_dir"] for _, r in latest.iterrows()}
+    rows = []
+    for learned, reference in product(CV_LEARNED, CV_REFERENCES):
+        for name in names:
+            dataset, language = name.split(":")
+            if (learned, dataset) not in by or (reference, dataset) not in by:
+                continue
+            sites = site_points(pages(by[(learned, dataset)]), pages(by[(reference, dataset)]), language, daniel_site)
+            losing, gaining = sites[sites["points"] < 0], sites[sites["points"] > 0].iloc[::-1]
+            rows.append(
+                {
+                    "comparison": f"{learned} − {reference}",
+                    "language": name,
+                    "pages": int(sites["pages"].sum()),
+                    "sites": len(sites),
+                    "page-points": f"{sites['points'].sum():+.1f}",
+                    "lost most": _sites_cell(losing.head(SHOWN_SITES)),
+                    "gained most": _sites_cell(gaining.head(SHOWN_SITES)),
+                }
+            )
+    if not rows:
+        raise MissingRuns("the stacks' and the references' cross-validated runs (experiment=table_languages_cv)")
+    note = (
+        "DANIEL by site-grouped cross-validation (table_languages_cv's runs). Page-points: the sum over the "
+        "language's pages of the learned extractor's token F1 minus the reference's (the mean difference times the "
+        f"pages); per site, its pages in brackets and its page-points, the {SHOWN_SITES} sites that lose and gain "
+        "most. A site is the host in the page id."
+    )
+    return Table(
+        "table_languages_cv_sites", "Which sites the per-language differences come from", pd.DataFrame(rows), note
+    )
+
+
 #: The extractors of ``table_chinese``: SCEDD and CETD, the paper's own pair, beside the references.
 CHINESE_ROWS = ("scedd", "cetd", "bte", "trafilatura", "readability", "stack")
 
