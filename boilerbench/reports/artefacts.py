@@ -20,6 +20,7 @@ from boilerbench.reports import datasets, figures, headline, languages, page_typ
 from boilerbench.reports.budget import table_budget
 from boilerbench.reports.cleaneval2007 import cleaneval2007_table
 from boilerbench.reports.language_ablation import table_language_ablation
+from boilerbench.reports.page_type_ablation import table_page_type_ablation
 from boilerbench.reports.tables import Table, results_table
 
 
@@ -151,6 +152,7 @@ ARTEFACTS = (
     Artefact("table_languages_cv", "table", ("table_languages_cv",), languages.table_languages_cv),
     Artefact("table_languages_cv_sites", "table", ("table_languages_cv",), languages.table_languages_cv_sites),
     Artefact("table_language_ablation", "table", ("table_language_ablation",), table_language_ablation),
+    Artefact("table_page_type_ablation", "table", ("table_page_type_ablation",), table_page_type_ablation),
     Artefact(
         "fig_score_distributions",
         "figure",

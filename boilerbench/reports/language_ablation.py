@@ -13,16 +13,10 @@ import ast
 
 import pandas as pd
 
-from boilerbench.reports.collect import pages
-from boilerbench.reports.datasets import latest_runs
+from boilerbench.reports.ablation import ablation_rows
 from boilerbench.reports.figures import MissingRuns
-from boilerbench.reports.languages import difference_cell, language_columns, language_difference, metric_of
-from boilerbench.reports.tables import Table, cell, interval_of
-
-#: The settings' columns, their names in the table and their shipped values (the stoplist's is
-#: jusText's member of the headline stack: "" for an extractor without that member).
-SETTINGS = {"training": "training data", "rules": "text rules", "stoplist": "jusText stoplist"}
-SHIPPED = {"training": "multilingual", "rules": "multilingual", "stoplist": ("auto", "")}
+from boilerbench.reports.languages import language_columns, metric_of
+from boilerbench.reports.tables import Table
 
 
 def training_data(run: pd.Series) -> str:
@@ -40,12 +34,20 @@ def justext_stoplist(run: pd.Series) -> str:
     return str(justext.get("stoplist", "")) if isinstance(justext, dict) else ""
 
 
-def _is_shipped(run: pd.Series) -> bool:
-    return all(run[k] in (v if isinstance(v, tuple) else (v,)) for k, v in SHIPPED.items())
+#: Each setting's column and how a run's row gives it.
+SETTINGS = {
+    "training data": training_data,
+    "text rules": lambda run: str(run.get("param.text_rules", "")),
+    "jusText stoplist": lambda run: justext_stoplist(run) or "–",
+}
 
 
-def _setting(run: pd.Series) -> dict:
-    return {name: run[key] or "–" for key, name in SETTINGS.items()}
+def is_shipped(run: pd.Series) -> bool:
+    """The shipped setting: multilingual training data and text rules, and the jusText member's
+    stoplist picked by the page's language where the extractor has that member."""
+    return (run["training data"], run["text rules"]) == ("multilingual", "multilingual") and run[
+        "jusText stoplist"
+    ] in ("auto", "–")
 
 
 def table_language_ablation(runs: pd.DataFrame) -> Table:
@@ -53,43 +55,11 @@ def table_language_ablation(runs: pd.DataFrame) -> Table:
     other setting of training data, text rules and jusText stoplist: the shipped one minus it."""
     if runs.empty:
         raise MissingRuns("the stacks' language ablation (experiment=table_language_ablation)")
-    runs = runs.assign(
-        training=[training_data(r) for _, r in runs.iterrows()],
-        rules=runs.get("param.text_rules", pd.Series("", index=runs.index)).astype(str),
-        stoplist=[justext_stoplist(r) for _, r in runs.iterrows()],
-    )
-    runs = latest_runs(runs, ["extractor", *SETTINGS, "dataset"])
-    runs = runs.assign(shipped=[_is_shipped(r) for _, r in runs.iterrows()])
-    if not runs["shipped"].any():
+    read = runs.assign(**{name: [f(r) for _, r in runs.iterrows()] for name, f in SETTINGS.items()})
+    shipped = read[[is_shipped(r) for _, r in read.iterrows()]]
+    if shipped.empty:
         raise MissingRuns("the shipped setting's runs (multilingual training data and text rules)")
-    columns = language_columns(runs[runs["shipped"]])
-    rows = []
-    for extractor in sorted(set(runs["extractor"]), key=lambda e: (e != "stack_fast", e)):
-        mine = runs[runs["extractor"] == extractor]
-        shipped = mine[mine["shipped"]]
-        if shipped.empty:
-            continue
-        base = {r["dataset"]: r for _, r in shipped.iterrows()}
-        first = {"extractor": extractor, **_setting(shipped.iloc[0]), "figure": "token F1"}
-        for dataset, lang in columns:
-            key = f"lang.{lang}.{metric_of(dataset)}"
-            run = base.get(dataset, pd.Series(dtype=object))
-            first[f"{dataset}:{lang}"] = cell(run.get(key, float("nan")), 3, interval_of(run, key))
-        rows.append(first)
-        others = mine[~mine["shipped"]]
-        settings = sorted({tuple(r[k] for k in SETTINGS) for _, r in others.iterrows()}, reverse=True)
-        for setting in settings:
-            chosen = others[[tuple(r[k] for k in SETTINGS) == setting for _, r in others.iterrows()]]
-            row = {"extractor": extractor, **_setting(chosen.iloc[0]), "figure": "shipped − this"}
-            other = {r["dataset"]: r for _, r in chosen.iterrows()}
-            for dataset, lang in columns:
-                if dataset not in other or dataset not in base:
-                    row[f"{dataset}:{lang}"] = "–"
-                    continue
-                row[f"{dataset}:{lang}"] = difference_cell(
-                    language_difference(pages(base[dataset]["run_dir"]), pages(other[dataset]["run_dir"]), lang)
-                )
-            rows.append(row)
+    rows = ablation_rows(runs, SETTINGS, is_shipped, language_columns(shipped), "language", metric_of)
     note = (
         "stack_fast and the stack as the headline trains them (conf/headline/), tested on the test pages of DANIEL "
         "and magic-html-bench (sites and hosts in no training split). Training data: multilingual (CleanEval, "

@@ -21,11 +21,12 @@ from itertools import product
 
 import pandas as pd
 
+from boilerbench.reports.ablation import difference_cell, subset_difference
 from boilerbench.reports.collect import pages
 from boilerbench.reports.datasets import SNIPPET_ONLY, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.published import PUBLISHED
-from boilerbench.reports.significance import Difference, align, compare_pair
+from boilerbench.reports.significance import Difference, align
 from boilerbench.reports.tables import Table, cell, fmt, interval_of
 
 #: Fewest scored pages of a language in a dataset for it to get a column.
@@ -123,19 +124,8 @@ def language_difference(
     learned: pd.DataFrame, reference: pd.DataFrame, language: str, site: Callable[[str], str] | None = None
 ) -> Difference:
     """``learned`` minus ``reference`` in token F1 on the pages of ``language`` (the page rows'
-    ``language``), paired: the difference, its 95 % bootstrap interval and p-value, resampling
-    pages, or the sites that ``site`` gives each page id (:func:`compare_pair`'s clusters)."""
-    a, b = align([learned, reference], ["learned", "reference"])
-    keep = (a["language"].astype(str) == language).to_numpy()
-    a, b = a[keep].reset_index(drop=True), b[keep].reset_index(drop=True)
-    clusters = None if site is None else [site(str(i)) for i in a["page_id"]]
-    (difference,) = compare_pair(a, b, ["token.f1"], clusters=clusters)
-    return difference
-
-
-def difference_cell(difference: Difference) -> str:
-    """``+0.016 [+0.002, +0.033], p 0.041``: a paired difference with its interval and p-value."""
-    return f"{difference.difference:+.3f} [{difference.lo:+.3f}, {difference.hi:+.3f}], p {difference.pvalue:.2g}"
+    ``language``), paired, resampling pages or the sites ``site`` gives (:func:`subset_difference`)."""
+    return subset_difference(learned, reference, "language", language, site)
 
 
 def table_languages_cv(runs: pd.DataFrame) -> Table:
