@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from boilerbench.cache import set_cache_dir
@@ -58,3 +59,19 @@ def write_pairs(folder: Path, pages: dict[str, tuple[str | bytes, str]]) -> Path
         (folder / f"{name}.html").write_bytes(data)
         (folder / f"{name}.txt").write_text(gold, encoding="utf-8")
     return folder
+
+
+def scored_run(folder: Path, column: str, scores: dict[str, list[float]], **row: object) -> dict:
+    """A runs.csv row of a run in ``folder`` whose pages.csv gives the pages of each value of
+    ``column`` (``language``: summary prefix ``lang``; ``page_type``: ``type``) those token F1s,
+    with the summary's page count and mean per value, and ``row``'s other columns."""
+    folder.mkdir()
+    lines = [f"page_id,{column},token_f1"]
+    lines += [f"{value}{k},{value},{f1}" for value, values in scores.items() for k, f1 in enumerate(values)]
+    (folder / "pages.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    prefix = {"language": "lang", "page_type": "type"}[column]
+    out = {"run_dir": str(folder), "finished_at": "2026-12-03T00:00:00", **row}
+    for value, values in scores.items():
+        out[f"{prefix}.{value}.n_pages"] = len(values)
+        out[f"{prefix}.{value}.token.f1"] = float(np.mean(values))
+    return out

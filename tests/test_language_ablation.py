@@ -4,6 +4,7 @@ each setting with one multilingual change undone, read from the runs' page rows.
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import scored_run
 
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.language_ablation import justext_stoplist, table_language_ablation, training_data
@@ -21,26 +22,13 @@ def _members(stoplist: str) -> str:
 
 def _run(tmp_path, trained_on: str, rules: str, scores: dict[str, list[float]], stoplist: str | None = None) -> dict:
     extractor = "stack_fast" if stoplist is None else "stack"
-    folder = tmp_path / f"{extractor}_{rules}_{len(trained_on)}_{stoplist}"
-    folder.mkdir()
-    lines = ["page_id,language,token_f1"]
-    lines += [f"{lang}{k},{lang},{f1}" for lang, values in scores.items() for k, f1 in enumerate(values)]
-    (folder / "pages.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    row = {
-        "run_dir": str(folder),
-        "extractor": extractor,
-        "dataset": "daniel",
-        "trained_on": trained_on,
-        "param.text_rules": rules,
-        "finished_at": "2026-12-03T00:00:00",
-    }
+    row = {"extractor": extractor, "dataset": "daniel", "trained_on": trained_on, "param.text_rules": rules}
     if stoplist is not None:
         row["param.members"] = _members(stoplist)
-    for lang, values in scores.items():
-        row[f"lang.{lang}.n_pages"] = len(values)
-        row[f"lang.{lang}.token.f1"] = float(np.mean(values))
-        row[f"lang.{lang}.token.f1_ci95"] = f"[{np.mean(values) - 0.1}, {np.mean(values) + 0.1}]"  # as runs.csv has it
-    return row
+    run = scored_run(tmp_path / f"{extractor}_{rules}_{len(trained_on)}_{stoplist}", "language", scores, **row)
+    for lang, values in scores.items():  # as runs.csv has it
+        run[f"lang.{lang}.token.f1_ci95"] = f"[{np.mean(values) - 0.1}, {np.mean(values) + 0.1}]"
+    return run
 
 
 MULTI = "mix(cleaneval,dragnet,wcxb,daniel,magic_html)/balanced_languages"

@@ -10,6 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import scored_run
 from hydra import compose, initialize_config_dir
 
 from boilerbench.configs import CONF_DIR
@@ -229,16 +230,7 @@ def test_table_chinese_reads_the_chinese_pages_of_each_run(tmp_path):
 
 def _cv_run(tmp_path, extractor: str, scores: dict[str, list[float]]) -> dict:
     """A runs.csv row of a DANIEL run whose pages.csv gives each language's pages those token F1s."""
-    folder = tmp_path / extractor
-    folder.mkdir()
-    lines = ["page_id,language,token_f1"]
-    lines += [f"{lang}{k},{lang},{f1}" for lang, values in scores.items() for k, f1 in enumerate(values)]
-    (folder / "pages.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    row = {"run_dir": str(folder), "extractor": extractor, "dataset": "daniel", "finished_at": "2026-12-03T00:00:00"}
-    for lang, values in scores.items():
-        row[f"lang.{lang}.n_pages"] = len(values)
-        row[f"lang.{lang}.token.f1"] = float(np.mean(values))
-    return row
+    return scored_run(tmp_path / extractor, "language", scores, extractor=extractor, dataset="daniel")
 
 
 def test_table_languages_cv_gives_the_stacks_paired_differences_per_language(tmp_path):

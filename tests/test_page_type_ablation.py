@@ -4,6 +4,7 @@ paired gain over each setting with one page-type change undone, from the runs' p
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import scored_run
 
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.page_type_ablation import SETTINGS, is_shipped, table_page_type_ablation, type_columns
@@ -11,28 +12,19 @@ from boilerbench.reports.page_type_ablation import SETTINGS, is_shipped, table_p
 RAMP = [0.5 + 0.02 * k for k in range(10)]  # varied scores: intervals are not points
 
 
+SHIPPED = {
+    "param.item_groups": True,
+    "param.structured_blocks": True,
+    "param.type_evidence": True,
+    "param.product_fallback": True,
+    "param.decoding": "by_page_type",
+    "param.type_features": True,
+}
+
+
 def _run(tmp_path, name: str, params: dict, scores: dict[str, list[float]], dataset: str = "wcxb") -> dict:
-    folder = tmp_path / f"{name}_{dataset}"
-    folder.mkdir()
-    lines = ["page_id,page_type,token_f1"]
-    lines += [f"{t}{k},{t},{f1}" for t, values in scores.items() for k, f1 in enumerate(values)]
-    (folder / "pages.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    row = {
-        "run_dir": str(folder),
-        "extractor": "stack_fast",
-        "dataset": dataset,
-        "finished_at": "2026-12-03T00:00:00",
-        "param.item_groups": True,
-        "param.structured_blocks": True,
-        "param.type_evidence": True,
-        "param.product_fallback": True,
-        "param.decoding": "by_page_type",
-        "param.type_features": True,
-    } | params
-    for t, values in scores.items():
-        row[f"type.{t}.n_pages"] = len(values)
-        row[f"type.{t}.token.f1"] = float(np.mean(values))
-    return row
+    row = {"extractor": "stack_fast", "dataset": dataset} | SHIPPED | params
+    return scored_run(tmp_path / f"{name}_{dataset}", "page_type", scores, **row)
 
 
 def test_each_undone_change_is_the_shipped_setting_minus_it_per_type(tmp_path):

@@ -40,6 +40,26 @@ def difference_cell(difference: Difference) -> str:
     return f"{difference.difference:+.3f} [{difference.lo:+.3f}, {difference.hi:+.3f}], p {difference.pvalue:.2g}"
 
 
+def read_settings(runs: pd.DataFrame, settings: Mapping[str, Callable[[pd.Series], str]]) -> pd.DataFrame:
+    """``runs`` with a column per setting, as ``settings`` reads it from each run's row."""
+    return runs.assign(**{name: [read(r) for _, r in runs.iterrows()] for name, read in settings.items()})
+
+
+def shipped_runs(
+    runs: pd.DataFrame,
+    settings: Mapping[str, Callable[[pd.Series], str]],
+    shipped: Callable[[pd.Series], bool],
+    experiment: str,
+) -> pd.DataFrame:
+    """The runs of the shipped setting (with their setting columns); :class:`MissingRuns` naming
+    ``experiment`` when there are none."""
+    read = read_settings(runs, settings)
+    found = read[[shipped(r) for _, r in read.iterrows()]]
+    if found.empty:
+        raise MissingRuns(f"the shipped setting's runs (experiment={experiment})")
+    return found
+
+
 def ablation_rows(
     runs: pd.DataFrame,
     settings: Mapping[str, Callable[[pd.Series], str]],
@@ -56,8 +76,7 @@ def ablation_rows(
     has the shipped setting; ``page_column`` is the page rows' column the values are of
     (``language``: summary prefix ``lang``; ``page_type``: ``type``)."""
     prefix = {"language": "lang", "page_type": "type"}[page_column]
-    runs = runs.assign(**{name: [read(r) for _, r in runs.iterrows()] for name, read in settings.items()})
-    runs = latest_runs(runs, ["extractor", *settings, "dataset"])
+    runs = latest_runs(read_settings(runs, settings), ["extractor", *settings, "dataset"])
     runs = runs.assign(_shipped=[shipped(r) for _, r in runs.iterrows()])
     rows = []
     for extractor in sorted(set(runs["extractor"]), key=lambda e: (e != "stack_fast", e)):

@@ -13,8 +13,7 @@ import ast
 
 import pandas as pd
 
-from boilerbench.reports.ablation import ablation_rows
-from boilerbench.reports.figures import MissingRuns
+from boilerbench.reports.ablation import ablation_rows, shipped_runs
 from boilerbench.reports.languages import language_columns, metric_of
 from boilerbench.reports.tables import Table
 
@@ -53,12 +52,7 @@ def is_shipped(run: pd.Series) -> bool:
 def table_language_ablation(runs: pd.DataFrame) -> Table:
     """Per extractor (stack_fast, then the stack), its shipped setting's token F1, then one row per
     other setting of training data, text rules and jusText stoplist: the shipped one minus it."""
-    if runs.empty:
-        raise MissingRuns("the stacks' language ablation (experiment=table_language_ablation)")
-    read = runs.assign(**{name: [f(r) for _, r in runs.iterrows()] for name, f in SETTINGS.items()})
-    shipped = read[[is_shipped(r) for _, r in read.iterrows()]]
-    if shipped.empty:
-        raise MissingRuns("the shipped setting's runs (multilingual training data and text rules)")
+    shipped = shipped_runs(runs, SETTINGS, is_shipped, "table_language_ablation")
     rows = ablation_rows(runs, SETTINGS, is_shipped, language_columns(shipped), "language", metric_of)
     note = (
         "stack_fast and the stack as the headline trains them (conf/headline/), tested on the test pages of DANIEL "

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from boilerbench.reports.ablation import ablation_rows
+from boilerbench.reports.ablation import ablation_rows, shipped_runs
 from boilerbench.reports.datasets import PAGE_TYPES
-from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.tables import Table
 
 
@@ -52,12 +51,7 @@ def type_columns(runs: pd.DataFrame) -> list[tuple[str, str]]:
 def table_page_type_ablation(runs: pd.DataFrame) -> Table:
     """One row per setting (shipped first): token F1 per dataset and page type, then the paired
     differences."""
-    if runs.empty:
-        raise MissingRuns("stack_fast's page-type ablation (experiment=table_page_type_ablation)")
-    read = runs.assign(**{name: [f(r) for _, r in runs.iterrows()] for name, f in SETTINGS.items()})
-    shipped = read[[is_shipped(r) for _, r in read.iterrows()]]
-    if shipped.empty:
-        raise MissingRuns("the shipped setting's runs (item groups, structured data and page types on)")
+    shipped = shipped_runs(runs, SETTINGS, is_shipped, "table_page_type_ablation")
     columns = type_columns(shipped)
     rows = ablation_rows(runs, SETTINGS, is_shipped, columns, "page_type", lambda _: "token.f1")
     counts = ", ".join(
