@@ -74,7 +74,13 @@ def test_the_stacks_stoplist_rows_follow_stack_fasts(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("members", "expected"), [(_members("English"), "English"), (_members("auto"), "auto"), (float("nan"), "")]
+    ("members", "expected"),
+    [
+        (_members("English"), "English"),
+        (_members("auto"), "auto"),
+        ({"justext": {"stoplist": "English"}}, "English"),  # as a run folder's summary gives it
+        (float("nan"), ""),
+    ],
 )
 def test_justext_stoplist_is_the_stacks_members(members, expected):
     assert justext_stoplist(pd.Series({"param.members": members})) == expected

@@ -25,10 +25,12 @@ def training_data(run: pd.Series) -> str:
 
 
 def justext_stoplist(run: pd.Series) -> str:
-    """The stoplist of the run's jusText member (``param.members``, the members' configs as a
-    Python literal), "" for a run without that member."""
-    text = run.get("param.members")
-    members = ast.literal_eval(text) if isinstance(text, str) and text.startswith("{") else {}
+    """The stoplist of the run's jusText member (``param.members``, the members' configs), "" for
+    a run without that member."""
+    members = run.get("param.members")
+    if isinstance(members, str):  # runs.csv holds it as text, a run folder's summary as a mapping
+        members = ast.literal_eval(members) if members.startswith("{") else {}
+    members = members if isinstance(members, dict) else {}
     justext = members.get("justext")
     return str(justext.get("stoplist", "")) if isinstance(justext, dict) else ""
 
