@@ -368,3 +368,9 @@ def test_language_columns_rank_by_pages_whatever_languages_other_datasets_bring(
         ("daniel", "en"), ("daniel", "zh"), ("daniel", "el"), ("daniel", "pl"), ("daniel", "ru"),
         ("magic_html", "en"), ("magic_html", "pt"), ("magic_html", "zh"),
     ]  # fmt: skip
+
+
+def test_a_difference_over_no_page_is_an_error_not_a_figure():
+    learned, reference = _two_sites([0.6, 0.6, 0.6, 0.6])
+    with pytest.raises(ValueError, match="no page has language 'ru'"):
+        language_difference(learned, reference, "ru")

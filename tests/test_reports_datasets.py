@@ -155,3 +155,28 @@ def test_table_headline_pairs_the_learned_run_with_each_reference(tmp_path):
         "stack trained on its dataset's own training pages, decoding by_page_type;"
         in (tmp_path / "out" / "table_headline.md").read_text()
     )
+
+
+def test_table_headline_pairs_each_wcxb_page_type_on_its_own_pages(tmp_path):
+    """What would fail: a per-type row left without its differences, or paired over all pages."""
+    types = ["forum"] * 5 + ["article"] * 5
+    # the stack is 0.2 above trafilatura on forums and level on articles; readability 0.1 below it everywhere
+    per_page = {
+        "stack": [0.8] * 5 + [0.9] * 5,
+        "trafilatura": [0.6] * 5 + [0.9] * 5,
+        "readability": [0.7] * 5 + [0.8] * 5,
+    }
+    for n, (extractor, f1) in enumerate(per_page.items()):
+        summary = _summary("table_headline", extractor, "wcxb", sum(f1) / 10, types={"forum": 0.0, "article": 0.0})
+        run = tmp_path / "runs" / f"{n}_{extractor}_wcxb"
+        run.mkdir(parents=True)
+        (run / "summary.json").write_text(json.dumps(summary))
+        pages = {"page_id": [f"p{k}" for k in range(10)], "page_type": types, "token_f1": f1, "word_f1": f1}
+        pd.DataFrame(pages).to_csv(run / "pages.csv", index=False)
+    build_all([str(tmp_path / "runs")], tmp_path / "out")
+    table = pd.read_csv(tmp_path / "out" / "table_headline.csv").set_index("dataset")
+    assert table.loc["wcxb: forum", "stack − trafilatura"].startswith("+0.200 [+0.200, +0.200], p ")
+    assert table.loc["wcxb: article", "stack − trafilatura"] == "+0.000 [+0.000, +0.000], p 1"
+    assert table.loc["wcxb: article", "stack − readability"].startswith("+0.100 [+0.100, +0.100], p ")
+    assert table.loc["wcxb", "stack − trafilatura"].iloc[0].startswith("+0.100 [")  # token F1 over all ten pages
+    assert table.loc["wcxb: product", "stack − trafilatura"] == "–"  # no product page

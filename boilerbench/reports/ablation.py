@@ -29,6 +29,8 @@ def subset_difference(
     resampling pages, or the sites that ``site`` gives each page id (:func:`compare_pair`'s clusters)."""
     a, b = align([learned, reference], ["learned", "reference"])
     keep = (a[column].astype(str) == value).to_numpy()
+    if not keep.any():  # a difference over no page is no figure (its p-value would read 1 / (R + 1))
+        raise ValueError(f"no page has {column} {value!r}")
     a, b = a[keep].reset_index(drop=True), b[keep].reset_index(drop=True)
     clusters = None if site is None else [site(str(i)) for i in a["page_id"]]
     (difference,) = compare_pair(a, b, [metric], clusters=clusters)

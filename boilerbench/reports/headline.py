@@ -5,13 +5,14 @@ The runs come from ``experiment=table_headline``. Per dataset: each extractor's 
 WCXB's word F1 on wcxb), and for each reference the learned one's difference to it, its paired
 page-bootstrap 95 % interval and its paired approximate-randomization p-value
 (:func:`reports.significance.compare_pair`, as ``python -m boilerbench.reports compare``); then the token F1
-per WCXB page type.
+per WCXB page type, with the same paired differences on that type's pages (issue 33, must-show 1).
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
+from boilerbench.reports.ablation import subset_difference
 from boilerbench.reports.collect import pages
 from boilerbench.reports.datasets import DATASETS, PAGE_TYPES, latest_runs
 from boilerbench.reports.figures import MissingRuns
@@ -22,10 +23,14 @@ LEARNED = "stack"
 REFERENCES = ("trafilatura", "readability")
 
 
-def _difference(learned_dir: str, reference_dir: str, metric: str) -> str:
-    """``+0.014 [+0.000, +0.029], p 0.054``: the learned run minus the reference, paired."""
-    a, b = align([pages(learned_dir), pages(reference_dir)], [LEARNED, "reference"])
-    (d,) = compare_pair(a, b, [metric])
+def _difference(learned_dir: str, reference_dir: str, metric: str, page_type: str | None = None) -> str:
+    """``+0.014 [+0.000, +0.029], p 0.054``: the learned run minus the reference, paired, on all
+    the pages or on those of ``page_type``."""
+    if page_type is None:
+        a, b = align([pages(learned_dir), pages(reference_dir)], [LEARNED, "reference"])
+        (d,) = compare_pair(a, b, [metric])
+    else:
+        d = subset_difference(pages(learned_dir), pages(reference_dir), "page_type", page_type, metric=metric)
     return f"{d.difference:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}], p {d.pvalue:.3g}"
 
 
@@ -63,14 +68,23 @@ def table_headline(runs: pd.DataFrame) -> Table:
             row["metric"] = "token.f1"
             for name in names:
                 row[name] = fmt(by[(name, "wcxb")].get(column))
-            rows.append({**row, **{f"{LEARNED} − {r}": "–" for r in REFERENCES}})
+            wcxb = {name: by[(name, "wcxb")]["run_dir"] for name in names}
+            typed = by[(LEARNED, "wcxb")].get(f"type.{page_type}.n_pages")
+            for reference in REFERENCES:
+                row[f"{LEARNED} − {reference}"] = (
+                    _difference(wcxb[LEARNED], wcxb[reference], "token.f1", page_type)
+                    if isinstance(typed, int | float) and typed > 0
+                    else "–"
+                )
+            rows.append(row)
     trained = str(by[(LEARNED, datasets[0])].get("trained_on") or "its dataset's own training pages")
     decoding = by[(LEARNED, datasets[0])].get("param.decoding")
     decoded = f", decoding {decoding}" if isinstance(decoding, str) else ""
     note = (
         f"{LEARNED} trained on {trained}{decoded}; test pages: each dataset's test split, or all its pages where it "
         "has no training split. Differences: the learned extractor minus the reference, with the paired page-bootstrap "
-        "95 % interval and the paired approximate-randomization p-value (10,000 shuffles). word.f1: WCXB's "
+        "95 % interval and the paired approximate-randomization p-value (10,000 shuffles); per WCXB page type, on "
+        "that type's pages. word.f1: WCXB's "
         "bag-of-words F1 over lowercased \\w+ runs, its published figures' metric."
     )
     return Table("table_headline", f"{LEARNED} against {' and '.join(REFERENCES)}", pd.DataFrame(rows), note)
