@@ -24,6 +24,7 @@ from boilerbench.extractors.references.justext import JusText, NoStoplistError
 from boilerbench.reports.__main__ import build_all
 from boilerbench.reports.languages import (
     MIN_PAGES,
+    cv_labelled,
     daniel_site,
     language_columns,
     language_difference,
@@ -374,3 +375,19 @@ def test_a_difference_over_no_page_is_an_error_not_a_figure():
     learned, reference = _two_sites([0.6, 0.6, 0.6, 0.6])
     with pytest.raises(ValueError, match="no page has language 'ru'"):
         language_difference(learned, reference, "ru")
+
+
+def test_a_stack_trained_on_daniel_alone_is_its_own_row_and_is_paired_with_the_mixtures(tmp_path):
+    # what would fail: the DANIEL-only run taken for the stack (the latest run of the extractor)
+    n = MIN_PAGES
+    ramp = [0.5 + 0.4 * k / n for k in range(n)]
+    mixture = _cv_run(tmp_path, "stack", {"el": ramp}) | {"cv.train_on": "cleaneval,daniel:all"}
+    folder = tmp_path / "alone"
+    alone = scored_run(folder, "language", {"el": [s + 0.05 for s in ramp]}, extractor="stack", dataset="daniel")
+    alone |= {"cv.train_on": "daniel:all", "finished_at": "2026-12-04T00:00:00"}
+    runs = pd.DataFrame([mixture, alone, _cv_run(tmp_path, "readability", {"el": [s + 0.1 for s in ramp]})])
+    assert list(cv_labelled(runs)["extractor"]) == ["stack", "stack, DANIEL only", "readability"]
+    shown = table_languages_cv(runs).frame.set_index("extractor")
+    assert shown.loc["stack − readability, pages resampled", "daniel:el"].startswith("-0.100 [-0.100, -0.100]")
+    assert shown.loc["stack, DANIEL only − stack, pages resampled", "daniel:el"].startswith("+0.050 [+0.050, +0.050]")
+    assert shown.loc["stack_fast, DANIEL only − stack_fast, sites resampled", "daniel:el"] == "–"

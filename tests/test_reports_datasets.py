@@ -180,3 +180,15 @@ def test_table_headline_pairs_each_wcxb_page_type_on_its_own_pages(tmp_path):
     assert table.loc["wcxb: article", "stack − readability"].startswith("+0.100 [+0.100, +0.100], p ")
     assert table.loc["wcxb", "stack − trafilatura"].iloc[0].startswith("+0.100 [")  # token F1 over all ten pages
     assert table.loc["wcxb: product", "stack − trafilatura"] == "–"  # no product page
+
+
+def test_a_cross_validated_runs_row_says_what_its_folds_trained_on(tmp_path):
+    from boilerbench.reports.collect import run_row
+
+    summary = _summary("table_languages_cv", "stack", "daniel", 0.9, cv=True)
+    summary["protocol"] = {"name": "cv", "folds": 5, "train_on": ["cleaneval", "daniel:all"]}
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    assert run_row(tmp_path / "summary.json")["cv.train_on"] == "cleaneval,daniel:all"
+    del summary["protocol"]["train_on"]  # a reference extractor trains on nothing
+    (tmp_path / "summary.json").write_text(json.dumps(summary))
+    assert "cv.train_on" not in run_row(tmp_path / "summary.json")

@@ -84,6 +84,9 @@ def run_row(path: Path) -> dict:
     if "cv" in summary:
         row["cv.f1_std"] = summary["cv"]["std"]["block_f1"]
         row["cv.folds"] = summary["cv"]["folds"]
+        protocol = summary.get("protocol")
+        if isinstance(protocol, dict) and protocol.get("train_on"):  # what each fold trained on
+            row["cv.train_on"] = ",".join(map(str, protocol["train_on"]))
     row.update({f"param.{k}": v for k, v in params.items()})
     return row
 
