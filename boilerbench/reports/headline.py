@@ -59,6 +59,7 @@ def table_headline(runs: pd.DataFrame) -> Table:
                 )
             rows.append(row)
     if "wcxb" in datasets:
+        wcxb = {name: by[(name, "wcxb")]["run_dir"] for name in names}
         for page_type in PAGE_TYPES:
             column = f"type.{page_type}.token.f1"
             row = {
@@ -68,7 +69,6 @@ def table_headline(runs: pd.DataFrame) -> Table:
             row["metric"] = "token.f1"
             for name in names:
                 row[name] = fmt(by[(name, "wcxb")].get(column))
-            wcxb = {name: by[(name, "wcxb")]["run_dir"] for name in names}
             typed = by[(LEARNED, "wcxb")].get(f"type.{page_type}.n_pages")
             for reference in REFERENCES:
                 row[f"{LEARNED} − {reference}"] = (

@@ -4,8 +4,9 @@ each combination of its training data (the multilingual mixture or the English o
 features (``text_rules``: multilingual or Web2Text's English words), and of
 ``experiment=table_language_ablation_stoplist``, the headline stack with its jusText member's
 stoplist picked by the page's language or English on every page, on the test pages of the
-multilingual datasets. The first row of each extractor is its shipped setting's token F1 per dataset and language,
-each other row the shipped setting minus that one on the same pages, paired page by page."""
+multilingual datasets. The first row of each extractor is its shipped setting's token F1 per
+dataset and language, each other row the shipped setting minus that one on the same pages, paired
+page by page (:mod:`boilerbench.reports.ablation`)."""
 
 from __future__ import annotations
 

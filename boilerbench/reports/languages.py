@@ -21,12 +21,12 @@ from itertools import product
 
 import pandas as pd
 
-from boilerbench.reports.ablation import difference_cell, subset_difference
+from boilerbench.reports.ablation import difference_cell, paired_subset, subset_difference
 from boilerbench.reports.collect import pages
 from boilerbench.reports.datasets import SNIPPET_ONLY, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.published import PUBLISHED
-from boilerbench.reports.significance import Difference, align
+from boilerbench.reports.significance import Difference
 from boilerbench.reports.tables import Table, cell, fmt, interval_of
 
 #: Fewest scored pages of a language in a dataset for it to get a column.
@@ -189,12 +189,11 @@ def site_points(
     """Per site of ``language``'s pages: its pages and its page-points, the sum over its pages of
     ``learned`` minus ``reference`` in token F1 (the site's share of the language's mean
     difference, times the language's pages), most lost first."""
-    a, b = align([learned, reference], ["learned", "reference"])
-    keep = (a["language"].astype(str) == language).to_numpy()
+    a, b = paired_subset(learned, reference, "language", language)
     frame = pd.DataFrame(
         {
-            "site": [site(str(i)) for i in a.loc[keep, "page_id"]],
-            "points": a.loc[keep, "token_f1"].to_numpy(float) - b.loc[keep, "token_f1"].to_numpy(float),
+            "site": [site(str(i)) for i in a["page_id"]],
+            "points": a["token_f1"].to_numpy(float) - b["token_f1"].to_numpy(float),
         }
     )
     by_site = frame.groupby("site").agg(pages=("points", "size"), points=("points", "sum")).reset_index()
