@@ -261,6 +261,22 @@ def test_mixture_weights():
     assert resample(_pages("r", 4), 0, np.random.default_rng(0)) == []
 
 
+def test_a_source_with_two_shares_weighs_as_two_sources():
+    big = Split("s", train=_pages("big", 10))
+    small = Split("s", train=_pages("small", 3), validation=_pages("smallv", 1))
+    two = mixture({"big": big, "small": small}, "balanced", seed=0, shares={"small": 2})
+    counts = pd.Series([p.source for p in two.train]).value_counts().to_dict()
+    assert counts == {"big": 10, "small": 20}  # twice the largest dataset's 10
+    assert sorted(pd.Series([p.id for p in two.train if p.source == "small"]).value_counts()) == [6, 7, 7]
+    assert two.name == "mix(big,small*2)/balanced" and [p.id for p in two.validation] == ["smallv0"] * 2
+    prop = mixture({"big": big, "small": small}, "proportional", shares={"small": 2})
+    assert [p.source for p in prop.train].count("small") == 6 and [p.source for p in prop.train].count("big") == 10
+    one = mixture({"big": big, "small": small}, "balanced", seed=0, shares={"small": 1})
+    assert [p.id for p in one.train] == [p.id for p in mixture({"big": big, "small": small}, "balanced").train]
+    with pytest.raises(ValueError, match="whole numbers from 1"):
+        mixture({"big": big}, "balanced", shares={"big": 0})
+
+
 def test_balanced_types_gives_each_page_type_of_a_dataset_the_same_share():
     typed = _pages("w", 8)
     for page, kind in zip(typed, ["article"] * 6 + ["forum", "listing"], strict=True):

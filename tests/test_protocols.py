@@ -144,3 +144,14 @@ def test_runs_csv_rows_of_earlier_versions():
     assert legacy_protocol_name("cross", "mix(a,b)/balanced") == "mixture"  # once labelled cross
     assert legacy_protocol_name("cross", "l3s_gn1/all") == "cross_dataset"
     assert legacy_protocol_name("cv", "") == "cv" and legacy_protocol_name("mixture", "mix(a)/x") == "mixture"
+
+
+def test_a_dataset_named_twice_in_train_on_weighs_two_shares():
+    # what would fail: the repeated entry dropped (one share), or the fit keyed as the one-share mixture's
+    cfg = _cfg("dataset=plaintext")
+    split = _split(4, 1)
+    once, twice = Mixture(["plaintext"]).plan(cfg, split), Mixture(["plaintext", "plaintext"]).plan(cfg, split)
+    assert [len(p.fits[0].training.train) for p in (once, twice)] == [4, 8]
+    assert [len(p.fits[0].training.validation) for p in (once, twice)] == [1, 2]
+    assert twice.fits[0].source == "mix(plaintext*2)/balanced" and once.fits[0].source == "mix(plaintext)/balanced"
+    assert twice.fits[0].identity["train_on"] == ["plaintext", "plaintext"]

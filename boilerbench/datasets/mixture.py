@@ -27,6 +27,7 @@ is weighted. Pages that could not be loaded (``load_error``) are left out.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
@@ -86,20 +87,27 @@ def resample_strata(
 STRATA: dict[str, Callable[[Page], object]] = {"balanced_types": page_type, "balanced_languages": type_and_language}
 
 
-def _weighted(parts: Sequence[list[Page]], weights: str, rng: np.random.Generator) -> list[Page]:
+def _weighted(parts: Sequence[list[Page]], shares: Sequence[int], weights: str, rng: np.random.Generator) -> list[Page]:
+    """The pages of ``parts`` weighted by ``weights``, part ``i`` counting ``shares[i]`` times."""
     if weights == "proportional":
-        return [p for part in parts for p in part]
+        return [p for part, share in zip(parts, shares, strict=True) for _ in range(share) for p in part]
     largest = max((len(part) for part in parts), default=0)
-    if weights in STRATA:
-        return [p for part in parts for p in resample_strata(part, largest, rng, STRATA[weights])]
-    return [p for part in parts for p in resample(part, largest, rng)]
+    draw = functools.partial(resample_strata, stratum=STRATA[weights]) if weights in STRATA else resample
+    return [p for part, share in zip(parts, shares, strict=True) for p in draw(part, share * largest, rng)]
 
 
-def mixture(sources: Mapping[str, Split], weights: str = "balanced", seed: int = 0) -> Split:
+def mixture(
+    sources: Mapping[str, Split], weights: str = "balanced", seed: int = 0, shares: Mapping[str, int] | None = None
+) -> Split:
     """The training split of a mixture: each source's training and validation pages (every page of
     a source whose split has neither, as L3S-GN1's ``all``), weighted by ``weights``; no test
-    pages. The split's name lists the sources and the weighting."""
+    pages. ``shares`` gives a source more than its one share (``{"daniel": 2}``: DANIEL weighs as
+    two of the others; what ``train_on`` says by naming a dataset twice). The split's name lists
+    the sources (``daniel*2`` for two shares) and the weighting."""
     check_choice("train_weights", weights, WEIGHTS)
+    counts = {name: int((shares or {}).get(name, 1)) for name in sources}
+    if any(count < 1 for count in counts.values()):
+        raise ValueError(f"a mixture's shares are whole numbers from 1: {counts}")
     rng = np.random.default_rng(seed)
     train, validation = [], []
     for split in sources.values():
@@ -108,5 +116,10 @@ def mixture(sources: Mapping[str, Split], weights: str = "balanced", seed: int =
             part_train = list(split.test)
         train.append([p for p in part_train if not p.load_error])
         validation.append([p for p in part_validation if not p.load_error])
-    name = f"mix({','.join(sources)})/{weights}"
-    return Split(name=name, train=_weighted(train, weights, rng), validation=_weighted(validation, weights, rng))
+    names = ",".join(name if counts[name] == 1 else f"{name}*{counts[name]}" for name in sources)
+    weighted = list(counts.values())
+    return Split(
+        name=f"mix({names})/{weights}",
+        train=_weighted(train, weighted, weights, rng),
+        validation=_weighted(validation, weighted, weights, rng),
+    )

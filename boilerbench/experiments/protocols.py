@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
@@ -210,7 +211,7 @@ class CV(Protocol):
                 fits.append(Fit(fold, choice_name(cfg, "dataset"), fold.test, fold=number))
                 continue
             training, source, mixed = mixture_split(cfg, fold, self.train_on, self.train_weights, loaded)
-            identity = {"train_on": list(mixed["sources"]), "train_weights": mixed["weights"]}
+            identity = {"train_on": list(self.train_on), "train_weights": mixed["weights"]}
             fits.append(Fit(training, source, fold.test, identity, fold=number))
         sections = {}
         if self.train_on is not None:
@@ -331,11 +332,11 @@ def mixture_split(
 ) -> tuple[Split, str, dict]:
     """The split of a run trained on a mixture of datasets (``entries``, such as
     ``[cleaneval,dragnet,wcxb]``; each entry a dataset config name, or ``name:split`` for another
-    split than its default), weighted by ``weights`` (:func:`boilerbench.datasets.mixture.mixture`),
-    tested on the test pages of ``test_split``; an entry that is the tested dataset brings
-    ``test_split``'s training pages. A test page that is also a training page of the mixture (its
-    dataset has no training split, or the splits overlap) is a :class:`ConfigError`
-    (:func:`check_no_leak`).
+    split than its default; an entry named twice weighs twice), weighted by ``weights``
+    (:func:`boilerbench.datasets.mixture.mixture`), tested on the test pages of ``test_split``; an
+    entry that is the tested dataset brings ``test_split``'s training pages. A test page that is
+    also a training page of the mixture (its dataset has no training split, or the splits overlap)
+    is a :class:`ConfigError` (:func:`check_no_leak`).
 
     ``loaded`` keeps the datasets read, for the next call (cross-validation folds).
     Returns the split, the mixture's name (which keys the model cache) and its summary section.
@@ -344,12 +345,14 @@ def mixture_split(
     tested = OmegaConf.to_container(cfg.dataset, resolve=True)
     sources: dict[str, Split] = {}
     for entry in entries:
+        if entry in sources:
+            continue
         node = train_on_config(entry, cfg)
         same = OmegaConf.to_container(node, resolve=True) == tested
         if not same and entry not in loaded:
             loaded[entry] = build(node).load()
         sources[entry] = test_split if same else loaded[entry]
-    train = mixture(sources, weights, seed=int(cfg.seed))
+    train = mixture(sources, weights, seed=int(cfg.seed), shares=Counter(entries))
     used = [*train.train, *train.validation]
     section: dict = {"weights": weights, "sources": {}}
     for entry, split in sources.items():
@@ -380,7 +383,7 @@ class Mixture(Protocol):
 
     def plan(self, cfg: DictConfig, split: Split) -> Plan:
         run_split, name, section = mixture_split(cfg, split, self.train_on, self.train_weights)
-        identity = {"train_on": list(section["sources"]), "train_weights": section["weights"]}
+        identity = {"train_on": list(self.train_on), "train_weights": section["weights"]}
         fit = Fit(Split(name, run_split.train, run_split.validation), name, split.test, identity)
         return Plan(run_split, [fit], run_split.name, {"trained_on": name, "mixture": section}, release_training=True)
 

@@ -22,6 +22,7 @@ from boilerbench.reports.cleaneval2007 import cleaneval2007_table
 from boilerbench.reports.language_ablation import table_language_ablation
 from boilerbench.reports.page_type_ablation import table_page_type_ablation
 from boilerbench.reports.tables import Table, results_table
+from boilerbench.reports.training_weights import table_training_weights
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,12 @@ ARTEFACTS = (
     Artefact("table_languages_cv_sites", "table", ("table_languages_cv",), languages.table_languages_cv_sites),
     Artefact("table_language_ablation", "table", ("table_language_ablation",), table_language_ablation),
     Artefact("table_page_type_ablation", "table", ("table_page_type_ablation",), table_page_type_ablation),
+    Artefact(
+        "table_training_weights",
+        "table",
+        ("table_training_weights", "table_headline", "table_languages"),
+        table_training_weights,
+    ),
     Artefact(
         "fig_score_distributions",
         "figure",

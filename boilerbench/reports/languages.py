@@ -128,17 +128,31 @@ def language_difference(
     return subset_difference(learned, reference, "language", language, site)
 
 
-#: The label of a learned extractor's cross-validated run whose folds trained on DANIEL alone.
-IN_DOMAIN = "{}, DANIEL only"
+#: The labels of a learned extractor's cross-validated runs whose folds trained on other data than
+#: the shipped mixture, each by the folds' ``train_on`` (``cv.train_on``): DANIEL's other folds
+#: alone, or the mixture with them named twice (two shares: ``experiment=table_languages_cv_weights``).
+VARIANTS: dict[str, Callable[[list[str]], bool]] = {
+    "{}, DANIEL only": lambda entries: entries == ["daniel:all"],
+    "{}, DANIEL ×2": lambda entries: len(entries) > 1 and entries.count("daniel:all") == 2,
+}
+
+
+def _variant(extractor: str, train_on: str) -> str:
+    """The label of a run of ``extractor`` whose folds trained on ``train_on`` (comma-separated)."""
+    entries = [e for e in train_on.split(",") if e]
+    if extractor in CV_LEARNED:
+        for label, matches in VARIANTS.items():
+            if matches(entries):
+                return label.format(extractor)
+    return extractor
 
 
 def cv_labelled(runs: pd.DataFrame) -> pd.DataFrame:
-    """``runs`` with each learned extractor whose folds trained on DANIEL's other folds alone
-    (``cv.train_on`` ``daniel:all``: ``experiment=table_languages_cv_indomain``) named
-    :data:`IN_DOMAIN`, a row of its own beside the same extractor trained on the mixture."""
+    """``runs`` with each learned extractor whose folds trained on other data than the shipped
+    mixture named by its :data:`VARIANTS` label, a row of its own beside the same extractor
+    trained on the mixture."""
     trained = runs.get("cv.train_on", pd.Series("", index=runs.index)).fillna("").astype(str)
-    alone = runs["extractor"].isin(CV_LEARNED) & (trained == "daniel:all")
-    names = [IN_DOMAIN.format(e) if a else e for e, a in zip(runs["extractor"], alone, strict=True)]
+    names = [_variant(e, t) for e, t in zip(runs["extractor"], trained, strict=True)]
     return runs.assign(extractor=names)
 
 
@@ -151,7 +165,8 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
     frame, shown, names = _per_language(runs, "table_languages_cv")
     latest = latest_runs(runs, ["extractor", "dataset"])
     by = {(r["extractor"], r["dataset"]): r["run_dir"] for _, r in latest.iterrows()}
-    pairs = [*product(CV_LEARNED, CV_REFERENCES), *((IN_DOMAIN.format(e), e) for e in CV_LEARNED)]
+    variants = [(v.format(e), e) for v in VARIANTS for e in CV_LEARNED]
+    pairs = [*product(CV_LEARNED, CV_REFERENCES), *((v, e) for v, e in variants if v in set(latest["extractor"]))]
     rows = []
     for (learned, reference), (unit, site) in product(pairs, (("pages", None), ("sites", daniel_site))):
         row = {"extractor": f"{learned} − {reference}, {unit} resampled"}
@@ -169,7 +184,8 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
         f"(pages: {_pages_note(frame, names)}), ± half the width of its page-level bootstrap 95 % interval. The "
         "learned extractors train each fold on the multilingual mixture with the other folds' DANIEL pages; the "
         'others need no training; ", DANIEL only": trained on the other folds\' DANIEL pages alone (one page type: '
-        "decoded at the threshold, no page-type features). Last rows: paired differences on each language's pages "
+        'decoded at the threshold, no page-type features); ", DANIEL ×2": the mixture with the other folds\' DANIEL '
+        "pages named twice, weighing two shares. Last rows: paired differences on each language's pages "
         "with the 95 % bootstrap interval and the approximate-randomization p-value, resampling (and swapping) "
         "pages, then whole sites: pages of a site share its template, and Greek and Polish have 11 sites each, so "
         "the site-level interval is the one that speaks for other sites (the data's SOURCE.md asks for it)."
