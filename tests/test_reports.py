@@ -619,3 +619,26 @@ def test_collected_rows_are_one_consolidated_frame(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", pd.errors.PerformanceWarning)
         assert runs.assign(extra=1)["lang.l7.token.f1"].tolist() == [0.5]
+
+
+def test_a_cross_validated_run_on_other_training_data_keeps_the_row_of_the_shipped_one(experiment, tmp_path):
+    """Two cross-validated runs of one setting that differ only in their folds' training data
+    (``cv.train_on``: the mixture, the mixture with DANIEL twice) are two rows: neither supersedes
+    nor deduplicates the other. What would fail: the shipped stack's CV row dropped from the store
+    when the weighted one is collected (it shares every other key column, trained_on being blank)."""
+    from boilerbench.reports.collect import superseded
+
+    sweep, _, _ = experiment
+    found = collect([sweep])
+    cetd = found.set_index("extractor", drop=False).loc["cetd"].to_dict()
+    shipped = {**cetd, "cv.train_on": "cleaneval,daniel:all", "run_dir": "shipped"}
+    weighted = found.assign(**{"cv.train_on": "cleaneval,daniel:all,daniel:all"})
+    assert superseded(pd.DataFrame([shipped]), weighted).tolist() == [
+        False,
+    ]
+    assert superseded(
+        pd.DataFrame([{**shipped, "cv.train_on": "cleaneval,daniel:all,daniel:all"}]), weighted
+    ).tolist() == [True]
+    pd.DataFrame([shipped]).to_csv(tmp_path / "runs.csv", index=False)
+    merged = collect([sweep], base=tmp_path / "runs.csv")
+    assert sorted(merged.loc[merged["extractor"] == "cetd", "run_dir"].str.endswith("shipped")) == [False, True]

@@ -154,12 +154,7 @@ ARTEFACTS = (
     Artefact("table_languages_cv_sites", "table", ("table_languages_cv",), languages.table_languages_cv_sites),
     Artefact("table_language_ablation", "table", ("table_language_ablation",), table_language_ablation),
     Artefact("table_page_type_ablation", "table", ("table_page_type_ablation",), table_page_type_ablation),
-    Artefact(
-        "table_training_weights",
-        "table",
-        ("table_training_weights", "table_headline", "table_languages"),
-        table_training_weights,
-    ),
+    Artefact("table_training_weights", "table", ("table_training_weights",), table_training_weights),
     Artefact(
         "fig_score_distributions",
         "figure",

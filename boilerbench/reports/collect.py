@@ -16,7 +16,7 @@ from boilerbench.conf import CONF_DIR, RENAMED
 from boilerbench.experiments.results import RunFileError, legacy_protocol_name, protocol_name, read_pages, read_summary
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
-KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "params")
+KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "cv.train_on", "params")
 #: Training sets (``dataset/split``) as runs.csv rows of an earlier version named them: L3S-GN1's
 #: one split was named after the dataset before it was named ``all``.
 LEGACY_TRAINING = {"l3s_gn1/l3s_gn1": "l3s_gn1/all"}
@@ -223,7 +223,9 @@ def _latest(found: pd.DataFrame, paths: list[Path], base: str | Path | None) -> 
     frame = frame.sort_values("finished_at", kind="stable")
     # filling the text columns one by one leaves a block per column: one copy consolidates them,
     # or every report module's ``assign`` would warn that the frame is fragmented
-    return frame.drop_duplicates(subset=list(KEY), keep="last").reset_index(drop=True).copy()
+    # a store written before cross-validated runs recorded cv.train_on has no such column
+    key = [k for k in KEY if k in frame.columns]
+    return frame.drop_duplicates(subset=key, keep="last").reset_index(drop=True).copy()
 
 
 def same_value(earlier: object, now: object) -> bool:
@@ -247,7 +249,8 @@ def sweeps_training(report: str) -> bool:
 
 def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
     """Which ``earlier`` rows a ``found`` run supersedes: one of the same report, extractor and
-    dataset whose split and training data the row leaves blank (rows rebuilt from an old table,
+    dataset whose split and training data (``trained_on``; a cross-validated run's folds'
+    ``cv.train_on``) the row leaves blank (rows rebuilt from an old table,
     which did not record them) or shares, and, where the row records the code version it came
     from, the same protocol and every parameter of the row the same in the run, which may have
     more (the extractor gained parameters, added with defaults that keep its output, since the row
@@ -266,8 +269,8 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
 
     def covers(row: pd.Series, run: pd.Series, one_source: bool) -> bool:
         versioned = bool(str(row.get("code_version") or ""))
-        keys = ("split", "trained_on") if versioned or not one_source else ("split",)
-        if any(str(row.get(k) or "") not in ("", str(run[k])) for k in keys):
+        keys = ("split", "trained_on", "cv.train_on") if versioned or not one_source else ("split",)
+        if any(str(row.get(k) or "") not in ("", str(run.get(k) or "")) for k in keys):
             return False
         if not versioned:
             return True
