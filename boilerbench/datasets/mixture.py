@@ -21,6 +21,10 @@ each of them learns from the pages it is given; not every learner takes sample w
   stratum, the language being the dataset's label (``meta["language"]``: DANIEL's, never a
   guess), so that DANIEL's 134 Russian pages weigh as much as its 257 English ones.
 
+A dataset can weigh more than one share (``shares``; ``train_on`` naming it twice): under the
+balanced weightings it draws that many times the largest dataset's count, under ``proportional``
+its pages come that many times.
+
 Training and validation pages are weighted alike, so early stopping scores the mixture as it
 is weighted. Pages that could not be loaded (``load_error``) are left out.
 """
