@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import pandas as pd
 
+from boilerbench.evaluation.aggregates import point_value
 from boilerbench.reports.ablation import difference_cell, paired_subset
 from boilerbench.reports.collect import pages
 from boilerbench.reports.datasets import DATASETS, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.languages import language_columns
-from boilerbench.reports.significance import align, compare_pair
+from boilerbench.reports.significance import align, compare_pair, figure_key
 from boilerbench.reports.tables import Table
 
 LEARNED = "stack"
@@ -68,6 +69,7 @@ def table_training_weights(runs: pd.DataFrame) -> Table:
     languages = [(d, "all") for d in datasets] + [
         (d, lang) for d, lang in columns if sum(c[0] == d for c in columns) > 1
     ]
+    figure = figure_key(METRIC)
     rows = []
     for dataset, language in languages:
         weighted = seed_mean([per_seed[(SETTINGS[1], k, dataset)] for k in seeds])
@@ -78,7 +80,7 @@ def table_training_weights(runs: pd.DataFrame) -> Table:
         row.update({SETTINGS[0]: f"{difference.b:.3f}", SETTINGS[1]: f"{difference.a:.3f}"})
         for k in seeds:
             one = _subset((per_seed[(SETTINGS[1], k, dataset)], per_seed[(SETTINGS[0], k, dataset)]), language)
-            row[f"− shipped, seed {k}"] = f"{one[0]['token_f1'].mean() - one[1]['token_f1'].mean():+.3f}"
+            row[f"− shipped, seed {k}"] = f"{point_value(figure, one[0]) - point_value(figure, one[1]):+.3f}"
         row["− shipped, seeds averaged"] = difference_cell(difference)
         rows.append(row)
     note = (
