@@ -40,16 +40,12 @@ REFERENCES = ("readability", "trafilatura", "majority_vote")
 
 
 def without_language(split: Split, language: str | None) -> Split:
-    """``split``'s training and validation pages (every page where it has neither) whose language
-    is not ``language`` (all of them for None); no test pages (the mixture reads the first two only)."""
-    train, validation = list(split.train), list(split.validation)
-    if not train and not validation:
-        train = list(split.test)
-    return Split(
-        name=split.name,
-        train=[p for p in train if language is None or p.language != language],
-        validation=[p for p in validation if language is None or p.language != language],
-    )
+    """``split`` without its pages in ``language`` (all of them for None)."""
+
+    def kept(pages: list[Page]) -> list[Page]:
+        return [p for p in pages if language is None or p.language != language]
+
+    return Split(split.name, kept(split.train), kept(split.validation), kept(split.test))
 
 
 def fitted(cfg, sources: dict[str, Split], seed: int):
@@ -57,7 +53,7 @@ def fitted(cfg, sources: dict[str, Split], seed: int):
     train = mixture(sources, str(cfg.train_weights), seed=seed, shares=Counter(str(e) for e in cfg.train_on))
     extractor = instantiate(cfg.extractor)
     seed_everything(seed)
-    extractor.fit([p for p in train.train if not p.load_error], [p for p in train.validation if not p.load_error])
+    extractor.fit(train.train, train.validation)  # the mixture leaves out pages that did not load
     return extractor
 
 
@@ -96,7 +92,7 @@ def main(argv: list[str]) -> int:
         "| language | pages | unseen | " + " | ".join(REFERENCES) + " | unseen − readability | "
         "test pages | seen | unseen | unseen − seen |"
     )
-    print("|---" * (9 + len(REFERENCES)) + "|")
+    print("|---" * (8 + len(REFERENCES)) + "|")
     for language in args.languages.split(","):
         unseen = fitted(cfg, {name: without_language(split, language) for name, split in sources.items()}, args.seed)
         pages = [p for p in (*daniel.train, *daniel.validation, *daniel.test) if p.language == language]
