@@ -49,7 +49,7 @@ def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]
     message = members_override([f"extractor.{o}" for o in overrides])
     if message:
         raise ConfigError(message)
-    arguments = [f"extractor={name}", *(o if o.startswith("extractor/") else f"extractor.{o}" for o in overrides)]
+    arguments = [f"extractor={name}", *(o if o.startswith("extractor/") else _under_extractor(o) for o in overrides)]
     if GlobalHydra.instance().is_initialized():
         cfg = compose("config", overrides=arguments)
     else:
@@ -58,6 +58,13 @@ def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]
     config = OmegaConf.to_container(cfg.extractor, resolve=True)
     assert isinstance(config, dict)
     return {str(k): v for k, v in config.items()}
+
+
+def _under_extractor(override: str) -> str:
+    """``override`` of the extractor's config as a global one: ``k=v`` as ``extractor.k=v``, and
+    Hydra's appending forms ``+k=v`` and ``++k=v`` as ``+extractor.k=v`` and ``++extractor.k=v``."""
+    key = override.lstrip("+")
+    return f"{override[: len(override) - len(key)]}extractor.{key}"
 
 
 def members_override(overrides: Sequence[str]) -> str | None:

@@ -42,7 +42,8 @@ def load_stack(directory: Path):
         raise ConfigError(f"{directory} holds no fitted stack ({STATE_FILE} is missing)")
     # a stack saved before a hyperparameter was added was fitted with its default, not the config's
     params = {**Stack._added_defaults(), **json.loads((directory / STATE_FILE).read_text(encoding="utf-8"))["params"]}
-    overrides = [f"{k}={json.dumps(v)}" for k, v in params.items() if k != "members"]
+    # ++: set or add, so that a hyperparameter its config file does not name (one tried on a branch) loads
+    overrides = [f"++{k}={json.dumps(v)}" for k, v in params.items() if k != "members"]
     overrides.append(f"extractor/members=[{','.join(params['members'])}]")
     return make_extractor("stack", overrides).load(directory)
 

@@ -14,7 +14,7 @@ from hydra.core.global_hydra import GlobalHydra
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from boilerbench.configs import CONF_DIR
+from boilerbench.configs import CONF_DIR, extractor_config
 from boilerbench.errors import MissingDependencyError
 
 CONF = CONF_DIR
@@ -124,3 +124,13 @@ def test_hparams_search_config(name):
     _check_run_config(_compose(f"hparams_search={name}"), name)
     for overrides in _sweep_values(cfg):
         _check_run_config(_compose(f"hparams_search={name}", *overrides), f"{name} with {overrides}")
+
+
+def test_extractor_overrides_set_append_and_force_under_the_extractor():
+    # a key of the config is set; + appends a key it lacks; ++ sets one whether or not it has it
+    config = extractor_config("bte", ["+extra=1", "++newer=2"])
+    assert (config["extra"], config["newer"]) == (1, 2)
+    assert extractor_config("stack", ["++seed=7"])["seed"] == 7
+    # without a plus, a key the config lacks is refused, as Hydra refuses it
+    with pytest.raises(Exception, match="extra"):
+        extractor_config("bte", ["extra=1"])
