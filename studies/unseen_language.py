@@ -12,7 +12,7 @@ seen the language is paired on the same pages. Mean token F1, with paired page-b
 intervals of the differences.
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.unseen_language --headline stack_fast \\
-        --languages zh,el,pl,ru [--seed 0] [--cache DIR]
+        --languages zh,el,pl,ru [--seed 0] [--override KEY=VALUE] [--cache DIR]
 """
 
 from __future__ import annotations
@@ -57,6 +57,15 @@ def fitted(cfg, sources: dict[str, Split], seed: int):
     return extractor
 
 
+def headline_config(headline: str, seed: int, overrides: list[str]):
+    """The config of ``+headline=NAME`` with ``seed`` as both the mixture's draw and the stack's own
+    (the trees' bagging and early-stopping split), as ``seed=S`` is in the experiments that refit
+    the headline with two seeds (``extractor.seed: ${seed}``), then ``overrides``."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        seeds = [f"seed={seed}", f"extractor.seed={seed}"]
+        return compose("config", overrides=[f"+headline={headline}", "paths.root_dir=.", *seeds, *overrides])
+
+
 def scores(extractor, pages: list[Page]) -> list[float]:
     """Token F1 of ``extractor`` on each page."""
     return [token_prf(extractor.extract(p).text, p.gold_text, p.tokenizer).f1 for p in pages]
@@ -75,10 +84,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--cache", default=str(Path(__file__).resolve().parents[1] / ".cache" / "boilerbench"))
     args = parser.parse_args(argv)
     set_cache_dir(args.cache)
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose(
-            "config", overrides=[f"+headline={args.headline}", "paths.root_dir=.", f"seed={args.seed}", *args.override]
-        )
+    cfg = headline_config(args.headline, args.seed, args.override)
     sources = {str(e): build(train_on_config(str(e), cfg)).load() for e in dict.fromkeys(cfg.train_on)}
     daniel = sources["daniel"]
     references = {name: make_extractor(name) for name in REFERENCES}

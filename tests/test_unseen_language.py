@@ -3,7 +3,7 @@
 from boilerbench.datasets.base import Split
 from boilerbench.datasets.mixture import mixture
 from boilerbench.datasets.page import Page
-from studies.unseen_language import without_language
+from studies.unseen_language import headline_config, without_language
 
 
 def page(i: int, language: str) -> Page:
@@ -23,3 +23,10 @@ def test_a_split_without_training_pages_brings_its_test_pages():
     # L3S-GN1 and the other test-only datasets train on all their pages (as the mixture takes them)
     split = Split("all", [], [], [page(0, "en"), page(1, "el")])
     assert [p.id for p in mixture({"all": without_language(split, "el")}, "proportional").train] == ["p0"]
+
+
+def test_the_seed_is_the_mixtures_draw_and_the_stacks_own():
+    # seed=1 alone would redraw the mixture but keep the trees' seed at the config's 0
+    cfg = headline_config("stack_fast", 1, ["extractor.consent=false"])
+    assert (cfg.seed, cfg.extractor.seed, cfg.extractor.consent) == (1, 1, False)
+    assert headline_config("stack", 0, []).extractor.seed == 0
