@@ -46,10 +46,11 @@ def extractor_config(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]
     from hydra.core.global_hydra import GlobalHydra
 
     check_choice("extractor", name, extractor_names())
-    message = members_override([f"extractor.{o}" for o in overrides])
+    mapped = [o if o.startswith("extractor/") else _under_extractor(o) for o in overrides]
+    message = members_override([o.lstrip("+") for o in mapped])
     if message:
         raise ConfigError(message)
-    arguments = [f"extractor={name}", *(o if o.startswith("extractor/") else _under_extractor(o) for o in overrides)]
+    arguments = [f"extractor={name}", *mapped]
     if GlobalHydra.instance().is_initialized():
         cfg = compose("config", overrides=arguments)
     else:

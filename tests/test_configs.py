@@ -11,11 +11,12 @@ import re
 import pytest
 from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
+from hydra.errors import ConfigCompositionException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
 from boilerbench.configs import CONF_DIR, extractor_config
-from boilerbench.errors import MissingDependencyError
+from boilerbench.errors import ConfigError, MissingDependencyError
 
 CONF = CONF_DIR
 
@@ -127,10 +128,13 @@ def test_hparams_search_config(name):
 
 
 def test_extractor_overrides_set_append_and_force_under_the_extractor():
-    # a key of the config is set; + appends a key it lacks; ++ sets one whether or not it has it
+    # + appends a key the config lacks; ++ sets one whether or not the config has it
     config = extractor_config("bte", ["+extra=1", "++newer=2"])
     assert (config["extra"], config["newer"]) == (1, 2)
     assert extractor_config("stack", ["++seed=7"])["seed"] == 7
     # without a plus, a key the config lacks is refused, as Hydra refuses it
-    with pytest.raises(Exception, match="extra"):
+    with pytest.raises(ConfigCompositionException, match="extra"):
         extractor_config("bte", ["extra=1"])
+    # the older members-by-name form is refused with its one-line error in every form
+    with pytest.raises(ConfigError, match="members"):
+        extractor_config("majority_vote", ["++members=[bte,cetd]"])
