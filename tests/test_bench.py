@@ -19,7 +19,7 @@ from conftest import PROJECT
 
 from benchmarks import __main__ as harness
 from benchmarks.common import record, timed
-from benchmarks.speed import quietly
+from benchmarks.speed import median_interval, quietly
 from boilerbench.errors import MissingDependencyError
 
 
@@ -36,6 +36,16 @@ def test_every_benchmark_module_is_registered_with_its_sizes():
 def test_timed_returns_the_value_and_the_seconds_on_its_clock():
     ticks = iter([10.0, 12.5])
     assert timed(lambda: "done", clock=lambda: next(ticks)) == ("done", 2.5)
+
+
+def test_the_interval_for_a_median_is_between_order_statistics_at_their_binomial_coverage():
+    # nine rounds: P(Bin(9, 1/2) < 2) = 10/512 is within 2.5 %, P(< 3) = 46/512 is not: 2nd and 8th
+    assert median_interval([9, 1, 8, 2, 7, 3, 6, 4, 5]) == (2, 8, 1 - 20 / 512)
+    # twenty rounds: the textbook (6th, 15th), coverage 95.9 %
+    low, high, coverage = median_interval(range(20, 0, -1))
+    assert (low, high) == (6, 15) and coverage == pytest.approx(0.9586, abs=1e-4)
+    # five rounds cannot reach 95 %: the range, at its own 1 - 2/32
+    assert median_interval([1.3, 0.8, 1.0, 1.1, 1.2]) == (0.8, 1.3, 1 - 2 / 32)
 
 
 def _fake(name: str, main) -> types.ModuleType:
