@@ -22,7 +22,8 @@ of the command-line tools against trafilatura's own, in one run.
    trafilatura -j J`` and ``trafilatura --input-dir --parallel J`` (the library's own tool; its
    default is one process per core), as ratios of the last, and each tool's speed-up from
    ``-j 1`` to ``-j J``; and each tool's seconds on the first file alone (its start-up). The
-   project's bytecode is compiled first, as an installed package's is.
+   project's bytecode is compiled first, as an installed package's is. Each round runs the
+   commands in another order (:func:`rotated`).
 
     BOILERBENCH_DATA=../shared/datasets python -m benchmarks.speed [--dataset cleaneval] [--part test]
         [--limit N] [--extractors bte,cetd,trafilatura,...] [--model stack.model ...] [--repeats 3]
@@ -216,6 +217,14 @@ def quietly(command: list[str]) -> None:
         raise subprocess.CalledProcessError(done.returncode, command, stderr=done.stderr)
 
 
+def rotated(items: Sequence, turn: int) -> list:
+    """``items`` in the order of round ``turn``: started ``turn`` places further on, so that over
+    as many rounds as items each runs once in every position and a drift of the machine within a
+    round (another load, the page cache, the clock) weighs on every tool alike."""
+    shift = turn % len(items) if items else 0
+    return [*items[shift:], *items[:shift]]
+
+
 def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int], repeats: int) -> None:
     """Pages per second of each command-line tool on the pages written as files, as ratios of
     ``trafilatura --parallel J``'s in the same round, and each tool's speed-up over ``-j 1``."""
@@ -245,10 +254,10 @@ def cli_speeds(pages: Sequence[Page], models: Sequence[str], jobs: Sequence[int]
                 *(tool, "--input-dir", inputs, "--output-dir", str(folder / "trafilatura"), "--parallel", workers),
             ]
         seconds: dict[tuple[str, int], list[float]] = {key: [] for key in commands}
-        for _ in range(repeats):
-            for key, command in commands.items():
+        for turn in range(repeats):
+            for key in rotated(list(commands), turn):
                 shutil.rmtree(folder / "trafilatura", ignore_errors=True)
-                seconds[key].append(timed(lambda c=command: quietly(c))[1])
+                seconds[key].append(timed(lambda c=commands[key]: quietly(c))[1])
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     print(f"command-line tools on one file (start-up), {repeats} round(s), seconds:")

@@ -19,7 +19,7 @@ from conftest import PROJECT
 
 from benchmarks import __main__ as harness
 from benchmarks.common import record, timed
-from benchmarks.speed import median_interval, quietly
+from benchmarks.speed import median_interval, quietly, rotated
 from boilerbench.errors import MissingDependencyError
 
 
@@ -46,6 +46,15 @@ def test_the_interval_for_a_median_is_between_order_statistics_at_their_binomial
     assert (low, high) == (6, 15) and coverage == pytest.approx(0.9586, abs=1e-4)
     # five rounds cannot reach 95 %: the range, at its own 1 - 2/32
     assert median_interval([1.3, 0.8, 1.0, 1.1, 1.2]) == (0.8, 1.3, 1 - 2 / 32)
+
+
+def test_over_as_many_rounds_as_commands_each_command_runs_once_in_every_position():
+    commands = ["ours -j 1", "reference -j 1", "ours -j 2", "reference -j 2"]
+    orders = [rotated(commands, turn) for turn in range(8)]
+    assert orders[0] == commands and orders[1][0] == "reference -j 1" and orders[4] == commands
+    for position in range(4):
+        assert sorted(order[position] for order in orders[:4]) == sorted(commands)
+    assert rotated([], 3) == []
 
 
 def _fake(name: str, main) -> types.ModuleType:
