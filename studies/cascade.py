@@ -4,10 +4,14 @@ well, whose extraction then replaces it. What each share of pages sent on costs 
 measurement behind the cascade extractor's ``share`` (:mod:`boilerbench.extractors.cascade`,
 ``conf/extractor/cascade.yaml``), which routes by the ``doubt`` below.
 
-Three routers, each sending the same share of pages:
+Routers, each sending the same share of pages:
 
 * ``doubt``: the pages the fast stack is least sure of. Its doubt is the share of the page's words
   it would label wrongly if its probabilities were right: ``sum(words * min(p, 1 - p)) / sum(words)``.
+* ``doubt/chars^a``: the doubt over a power of the page's size in characters (``a`` of 0.5 and 1),
+  what the accurate stack's time grows with: for the same time, more of the cheap pages the fast
+  stack doubts. It is known before either stage runs, so a threshold on it is as deterministic as
+  one on the doubt.
 * ``learned``: gradient-boosted trees predicting the accurate stack's gain in token F1 from the
   fast stack's page signals (:func:`signals`: its doubt, how much it keeps, how unsure and how far
   the second stage moved it, the page's size and the page-type probabilities), five-fold
@@ -15,7 +19,7 @@ Three routers, each sending the same share of pages:
 * ``perfect``: the pages the accurate stack gains most on (never one it does not gain on): the
   bound of any page-level router at that cost.
 
-For each share the table gives the cascade's mean token F1, its difference from the accurate
+For each share the first table gives the cascade's mean token F1, its difference from the accurate
 stack's (over all pages, then on each dataset), its mean ms per page (every page pays the fast
 stack, the pages sent on pay the accurate one too: its members and features are computed again)
 and that time over trafilatura's on the same pages (issue 37's goal 2 allows the most accurate
@@ -24,8 +28,14 @@ page after another on this process's one core, trafilatura's page timed beside t
 page over trafilatura's size limit (an error in its runs) is left out. Validation pages
 only: the figures rank settings, they are not test figures (the fits stopped early on them).
 
+The second table spends a time budget instead of a share: the cascade's time at most ``budget``
+times trafilatura's on these pages, each router sending its pages in its order (a threshold router
+sends every page above its threshold) until the next would overrun it; the perfect router sends the
+pages of largest gain per ms of the accurate stack's.
+
     BOILERBENCH_DATA=../shared/datasets python -m studies.cascade \\
         fast=models/stack/KEY1 accurate=models/stack/KEY2
+    BOILERBENCH_DATA=../shared/datasets python -m studies.cascade cascade=boilerbench/models/accurate.bbmodel
 """
 
 from __future__ import annotations
@@ -43,14 +53,18 @@ from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.token import token_prf
+from boilerbench.experiments.model_file import load_model_file
 from boilerbench.experiments.runner import build
+from boilerbench.extractors.cascade import Cascade
 from boilerbench.extractors.references import Trafilatura
 from boilerbench.extractors.stack.model import page_doubt
 from studies.stack_validation import load_stack, mixture_datasets
 
 #: The shares of pages sent on.
 SHARES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
-ROUTERS = ("doubt", "learned", "perfect")
+ROUTERS = ("doubt", "doubt/chars^0.5", "doubt/chars^1", "learned", "perfect")
+#: The time budgets of the second table: the cascade's time over trafilatura's.
+BUDGETS = (1.5, 1.75, 2.0, 2.5)
 
 
 def signals(stack, page) -> np.ndarray:
@@ -109,6 +123,19 @@ def route(scores: np.ndarray, count: int, gain: np.ndarray | None = None) -> np.
     return sent & (gain > 0) if gain is not None else sent
 
 
+def within_budget(scores: np.ndarray, cost: np.ndarray, budget: float, gain: np.ndarray | None = None) -> np.ndarray:
+    """The pages of highest ``scores`` taken in that order while their summed ``cost`` stays within
+    ``budget``: the longest such run, as a threshold on the scores would send them; with ``gain``
+    (the perfect router), only pages whose gain is positive are in the order."""
+    order = np.argsort(-scores, kind="stable")
+    if gain is not None:
+        order = order[gain[order] > 0]
+    taken = int(np.searchsorted(np.cumsum(cost[order]), budget, side="right"))
+    sent = np.zeros(len(scores), dtype=bool)
+    sent[order[:taken]] = True
+    return sent
+
+
 def timed_f1(extractor, page) -> tuple[float, float]:
     """The token F1 of ``extractor`` on ``page`` and its ms (the page segmented again: from raw HTML)."""
     page.release()
@@ -118,48 +145,91 @@ def timed_f1(extractor, page) -> tuple[float, float]:
     return token_prf(text, page.gold_text, page.tokenizer).f1, ms
 
 
+def stages(given: dict[str, str]) -> tuple:
+    """The fast and accurate stacks: fitted model folders by stage, or a fitted cascade's model file."""
+    if set(given) == {"cascade"}:
+        cascade, _ = load_model_file(given["cascade"])
+        if not isinstance(cascade, Cascade):
+            raise ConfigError(f"{given['cascade']} holds no cascade")
+        return cascade.fast, cascade.accurate
+    if set(given) != {"fast", "accurate"}:
+        raise ConfigError("give fast=DIR accurate=DIR, or cascade=FILE")
+    return load_stack(Path(given["fast"])), load_stack(Path(given["accurate"]))
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("stacks", nargs=2, help="fast=DIR accurate=DIR: the fitted stacks' model folders")
+    parser.add_argument(
+        "stacks", nargs="+", help="fast=DIR accurate=DIR (fitted stacks' model folders), or cascade=FILE"
+    )
+    parser.add_argument("--pages", type=Path, help="also write each page's figures (token F1, ms, scores) to this .npz")
     args = parser.parse_args(argv)
     set_cache_dir(None)
-    folders = dict(s.split("=", 1) for s in args.stacks if "=" in s)
-    if set(folders) != {"fast", "accurate"}:
-        raise ConfigError("give fast=DIR accurate=DIR")
-    fast, accurate = (load_stack(Path(folders[name])) for name in ("fast", "accurate"))
+    fast, accurate = stages(dict(s.split("=", 1) for s in args.stacks if "=" in s))
     reference = Trafilatura()
     limit = reference.max_html_chars or sys.maxsize
-    pages, rows, names = [], [], []
+    pages, rows, names, chars = [], [], [], []
     for name, node in mixture_datasets().items():
         # a page over trafilatura's size limit is an error in its runs, not a timing: left out
         for page in (p for p in build(node).load().validation if not p.load_error and len(p.html) <= limit):
             pages.append(signals(fast, page))
             rows.append((*timed_f1(fast, page), *timed_f1(accurate, page), timed_f1(reference, page)[1]))
             names.append(name)
+            chars.append(len(page.html))
             page.release()
     x = np.array(pages)
     f1_fast, ms_fast, f1_accurate, ms_accurate, ms_reference = (np.array(c) for c in zip(*rows, strict=True))
     datasets = np.array(names)
     gain = f1_accurate - f1_fast
-    scores = {"doubt": x[:, 0], "learned": learned_scores(x, gain, datasets), "perfect": gain}
+    size = np.maximum(np.array(chars, dtype=np.float64), 1.0)
+    scores = {
+        "doubt": x[:, 0],
+        "doubt/chars^0.5": x[:, 0] / np.sqrt(size),
+        "doubt/chars^1": x[:, 0] / size,
+        "learned": learned_scores(x, gain, datasets),
+        "perfect": gain,
+    }
+    if args.pages:
+        np.savez(
+            args.pages,
+            dataset=datasets,
+            chars=size,
+            f1_fast=f1_fast,
+            f1_accurate=f1_accurate,
+            ms_fast=ms_fast,
+            ms_accurate=ms_accurate,
+            ms_reference=ms_reference,
+            **{f"score_{k}": v for k, v in scores.items()},
+        )
     print(f"{len(x)} validation pages; fast alone: token F1 {f1_fast.mean():.4f}, {ms_fast.mean():.1f} ms a page; ")
     print(f"accurate alone: token F1 {f1_accurate.mean():.4f}, {ms_accurate.mean():.1f} ms a page; ")
     print(f"trafilatura: {ms_reference.mean():.1f} ms a page")
     order = sorted(set(names))
+
+    def row(router: str, sent: np.ndarray) -> str:
+        f1 = np.where(sent, f1_accurate, f1_fast)
+        ms = ms_fast + np.where(sent, ms_accurate, 0.0)
+        per_dataset = " | ".join(f"{(f1 - f1_accurate)[datasets == n].mean():+.4f}" for n in order)
+        return (
+            f"| {router} | {sent.mean():.1%} | {f1.mean():.4f} | {f1.mean() - f1_accurate.mean():+.4f} | "
+            f"{ms.mean():.1f} | {ms.mean() / ms_reference.mean():.2f} | {per_dataset} |"
+        )
+
     columns = ["router", "pages sent on", "cascade token F1", "− accurate", "ms a page", "× trafilatura", *order]
     print(f"| {' | '.join(columns)} |")
     print("|" + "---|" * len(columns))
     for share in SHARES:
         for router in ROUTERS:
-            count = round(share * len(x))
-            sent = route(scores[router], count, gain if router == "perfect" else None)
-            f1 = np.where(sent, f1_accurate, f1_fast)
-            ms = ms_fast + np.where(sent, ms_accurate, 0.0)
-            per_dataset = " | ".join(f"{(f1 - f1_accurate)[datasets == n].mean():+.4f}" for n in order)
-            print(
-                f"| {router} | {sent.mean():.1%} | {f1.mean():.4f} | {f1.mean() - f1_accurate.mean():+.4f} | "
-                f"{ms.mean():.1f} | {ms.mean() / ms_reference.mean():.2f} | {per_dataset} |"
-            )
+            print(row(router, route(scores[router], round(share * len(x)), gain if router == "perfect" else None)))
+    print(f"\n| budget (× trafilatura) | {' | '.join(columns)} |")
+    print("|" + "---|" * (len(columns) + 1))
+    for budget in BUDGETS:
+        spare = budget * ms_reference.sum() - ms_fast.sum()
+        for router in ROUTERS:
+            perfect = router == "perfect"
+            ranked = gain / np.maximum(ms_accurate, 1e-3) if perfect else scores[router]
+            sent = within_budget(ranked, ms_accurate, spare, gain if perfect else None)
+            print(f"| {budget:.2f} {row(router, sent)}")
     return 0
 
 

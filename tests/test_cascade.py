@@ -15,7 +15,7 @@ from boilerbench.errors import ConfigError
 from boilerbench.experiments.model_file import load_model_file, save_model_file
 from boilerbench.extractors import checks
 from boilerbench.extractors.base import BaseExtractor, Extraction, NotFittedError, Tags
-from boilerbench.extractors.cascade import Cascade, doubt_threshold
+from boilerbench.extractors.cascade import Cascade, routing_score, share_threshold
 from boilerbench.extractors.stack.model import page_doubt
 
 
@@ -45,22 +45,23 @@ DOUBTS = {"v1": 0.1, "v2": 0.2, "v3": 0.3, "v4": 0.4, "sure": 0.05, "tie": 0.3, 
 
 
 def cascade(share: float) -> Cascade:
+    """A cascade routing by the doubt alone (size_power 0; every page here has the same size)."""
     fast = _Stage("fast", DOUBTS, {"features_ms": 1.0, "segment_ms": 4.0})
     accurate = _Stage("accurate", None, {"features_ms": 2.0, "members_ms": 5.0})
-    return Cascade(fast, accurate, share).fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
+    return Cascade(fast, accurate, share, size_power=0.0).fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
 
 
 def test_the_threshold_sends_the_share_of_the_most_doubtful_validation_pages():
     doubts = np.array([0.1, 0.4, 0.2, 0.3])
-    assert doubt_threshold(doubts, 0.5) == 0.2  # 0.4 and 0.3 lie above it: half the pages
-    assert doubt_threshold(doubts, 0.25) == 0.3
-    assert doubt_threshold(doubts, 0.0) == 0.4  # none lies above the largest
-    assert doubt_threshold(doubts, 1.0) == -1.0  # every doubt (never negative) lies above
+    assert share_threshold(doubts, 0.5) == 0.2  # 0.4 and 0.3 lie above it: half the pages
+    assert share_threshold(doubts, 0.25) == 0.3
+    assert share_threshold(doubts, 0.0) == 0.4  # none lies above the largest
+    assert share_threshold(doubts, 1.0) == -1.0  # every doubt (never negative) lies above
 
 
 def test_a_page_the_fast_stage_doubts_more_than_the_threshold_is_extracted_by_the_accurate_one():
     model = cascade(0.25)  # the threshold is v3's doubt, 0.3: only v4 of the validation pages lies above
-    assert model.doubt_ == 0.3
+    assert model.threshold_ == 0.3
     sure, tie, unsure = (model.extract(p) for p in pages("sure", "tie", "unsure"))
     assert (sure.text, sure.info["cascade_stage"]) == ("fast", "fast")
     assert (tie.text, tie.info["cascade_stage"]) == ("fast", "fast")  # a tie at the threshold stays
@@ -80,6 +81,29 @@ def test_a_share_of_zero_sends_no_page_and_of_one_every_page():
     assert [cascade(1.0).extract(p).text for p in pages("sure", "v1")] == ["accurate", "accurate"]
 
 
+def sized(page_id: str, chars: int) -> Page:
+    """A page whose HTML is ``chars`` characters long."""
+    return Page(page_id, "<p>" + "x" * (chars - 7) + "</p>", "x")
+
+
+def test_the_score_is_the_doubt_over_a_power_of_the_size_so_a_small_doubtful_page_goes_before_a_big_one():
+    assert routing_score(0.1, 100, 0.5) == pytest.approx(0.01)  # 0.1 / sqrt(100)
+    assert routing_score(0.15, 400, 0.5) == pytest.approx(0.0075)  # 0.15 / sqrt(400)
+    assert routing_score(0.15, 400, 0.0) == 0.15
+    assert routing_score(0.2, 0, 1.0) == 0.2  # an empty page counts as one character
+    doubts = {"small": 0.1, "big": 0.15, "new small": 0.09, "new big": 0.3}
+    validation = [sized("small", 100), sized("big", 400)]
+    by_size = Cascade(_Stage("fast", doubts), _Stage("accurate"), 0.5, size_power=0.5).fit(validation, validation)
+    # half the validation pages go on: the small page (0.01) lies above the big one's 0.0075
+    assert by_size.threshold_ == pytest.approx(0.0075)
+    assert [by_size.extract(p).text for p in validation] == ["accurate", "fast"]
+    # 0.09 / 10 = 0.009 goes on; 0.3 / sqrt(3600) = 0.005 stays, for all its doubt
+    assert [by_size.extract(p).text for p in (sized("new small", 100), sized("new big", 3600))] == ["accurate", "fast"]
+    by_doubt = Cascade(_Stage("fast", doubts), _Stage("accurate"), 0.5, size_power=0.0).fit(validation, validation)
+    assert by_doubt.threshold_ == 0.1
+    assert [by_doubt.extract(p).text for p in validation] == ["fast", "accurate"]
+
+
 def test_the_cascade_refuses_to_extract_before_fit():
     with pytest.raises(NotFittedError):
         Cascade(_Stage("fast", DOUBTS), _Stage("accurate"), 0.5).extract(pages("sure")[0])
@@ -90,6 +114,8 @@ def test_a_fast_stage_that_reports_no_doubt_and_a_bad_share_are_config_errors():
         Cascade(_Stage("fast"), _Stage("accurate"), 0.5).fit(pages("t1"), pages("v1"))
     with pytest.raises(ConfigError, match="share"):
         Cascade(_Stage("fast"), _Stage("accurate"), 1.5)
+    with pytest.raises(ConfigError, match="size_power"):
+        Cascade(_Stage("fast"), _Stage("accurate"), 0.5, size_power=-1.0)
     with pytest.raises(ConfigError, match="both stages"):
         Cascade(_Stage("fast"))
 
@@ -108,7 +134,7 @@ def test_a_cascade_of_two_stacks_survives_its_model_file(tmp_path):
     manifest = save_model_file(model, path, "cascade", config, "hand-made", {})
     assert {"lightgbm", "resiliparse", "trafilatura"} <= set(manifest["requires"])
     loaded, _ = load_model_file(path)
-    assert isinstance(loaded, Cascade) and loaded.doubt_ == model.doubt_
+    assert isinstance(loaded, Cascade) and loaded.threshold_ == model.threshold_
     assert loaded.feature_names() == model.feature_names()
     assert {n.partition(".")[0] for n in model.feature_names()} == {"fast", "accurate"}
     for page in checks.test_pages():

@@ -1,15 +1,17 @@
 """A page-level cascade of two extractors (issue 37): a fast one extracts every page, and the pages
-it is least sure of go to an accurate one, whose extraction replaces the fast one's.
+it is least sure of for their cost go to an accurate one, whose extraction replaces the fast one's.
 
 The fast stage must say how unsure it is of a page: ``info["doubt"]`` of its extraction (the
 stack's :func:`~boilerbench.extractors.stack.model.page_doubt`, the share of the page's words it
-would label wrongly if its probabilities were right). A page goes on when its doubt is above
-``doubt_``, learnt in ``fit`` as the doubt above which ``share`` of the validation pages lie (as
-given: a page that a balanced training mixture repeats counts each time): the share is the cost
-budget (the accurate stage's time on that share of pages), the threshold what makes new pages
+would label wrongly if its probabilities were right). A page's score is that doubt over its size in
+characters to the power ``size_power``: the accurate stage's time grows with the page, and the
+score per token F1 a page can gain is what a time budget is spent on best (a power of 0 routes by
+the doubt alone). A page goes on when its score is above ``threshold_``, learnt in ``fit`` as the
+score above which ``share`` of the validation pages lie (as given: a page that a balanced training
+mixture repeats counts each time): the share is the cost budget, the threshold what makes new pages
 spend it. Pages the fast stage finds harder than the validation pages go on more often.
-``studies/cascade.py`` measured the share on the training mixture's validation pages, against a
-learned router and the perfect one's bound.
+``studies/cascade.py`` measured the share and the power on the training mixture's validation pages,
+against a learned router and the perfect one's bound, at equal shares and at equal time.
 
 Both stages are fitted on the same pages. The accurate stage reads the page as the fast one left
 it: its blocks are segmented once (a :class:`~boilerbench.datasets.page.Page` keeps them), so a
@@ -47,30 +49,43 @@ STAGES = ("fast", "accurate")
 STATE_FILE = "cascade.json"
 
 
-def doubt_threshold(doubts: np.ndarray, share: float) -> float:
-    """The doubt above which ``share`` of ``doubts`` lie (pages strictly above it are sent on):
+def share_threshold(scores: np.ndarray, share: float) -> float:
+    """The score above which ``share`` of ``scores`` lie (pages strictly above it are sent on):
     above the largest for a share of 0, below the smallest for 1. Ties at the threshold stay."""
-    ranked = np.sort(np.asarray(doubts, dtype=np.float64))[::-1]
+    ranked = np.sort(np.asarray(scores, dtype=np.float64))[::-1]
     count = round(share * len(ranked))
     if count >= len(ranked):
         return -1.0
     return float(ranked[count])
 
 
+def routing_score(doubt: float, html_chars: int, size_power: float) -> float:
+    """A page's claim on the accurate stage: the fast stage's ``doubt`` over the page's size in
+    characters (at least 1) to the power ``size_power``."""
+    return doubt / max(html_chars, 1) ** size_power
+
+
 class Cascade(BaseExtractor):
-    """``fast`` on every page; ``accurate`` on those whose doubt is above the threshold that sends
-    ``share`` of the validation pages on."""
+    """``fast`` on every page; ``accurate`` on those whose doubt for their size is above the
+    threshold that sends ``share`` of the validation pages on."""
 
     def __init__(
-        self, fast: BaseExtractor | None = None, accurate: BaseExtractor | None = None, share: float = 0.15
+        self,
+        fast: BaseExtractor | None = None,
+        accurate: BaseExtractor | None = None,
+        share: float = 0.25,
+        size_power: float = 0.5,
     ) -> None:
         if fast is None or accurate is None:
             raise ConfigError("a cascade needs both stages: extractor.fast and extractor.accurate (extractor configs)")
         if not 0.0 <= share <= 1.0:
             raise ConfigError(f"extractor.share={share} must be between 0 and 1")
+        if not size_power >= 0.0:
+            raise ConfigError(f"extractor.size_power={size_power} must be 0 or more")
         self.fast = fast
         self.accurate = accurate
         self.share = share
+        self.size_power = size_power
 
     def _stages(self) -> tuple[BaseExtractor, BaseExtractor]:
         return self.fast, self.accurate
@@ -93,8 +108,13 @@ class Cascade(BaseExtractor):
         )
 
     def saved_params(self) -> dict:
-        """Each stage's saved hyperparameters, and the share."""
-        return {"fast": self.fast.saved_params(), "accurate": self.accurate.saved_params(), "share": self.share}
+        """Each stage's saved hyperparameters, the share and the size power."""
+        return {
+            "fast": self.fast.saved_params(),
+            "accurate": self.accurate.saved_params(),
+            "share": self.share,
+            "size_power": self.size_power,
+        }
 
     def built_members(self) -> list[Member]:
         """Both stages' members, once each by name (a member both stages read is one member)."""
@@ -113,7 +133,7 @@ class Cascade(BaseExtractor):
         for stage in self._stages():
             stage.fit(train, validation)
         pages = list(validation) if validation else list(train)
-        self.doubt_ = doubt_threshold(np.array([self._doubt(self.fast.extract(p)) for p in pages]), self.share)
+        self.threshold_ = share_threshold(np.array([self._score(self.fast.extract(p), p) for p in pages]), self.share)
         return self
 
     @staticmethod
@@ -123,14 +143,17 @@ class Cascade(BaseExtractor):
             raise ConfigError("the cascade's fast stage must report its doubt (info['doubt']): use a stack")
         return float(doubt)
 
+    def _score(self, extraction: Extraction, page: Page) -> float:
+        return routing_score(self._doubt(extraction), len(page.html), self.size_power)
+
     def extract(self, page: Page) -> Extraction:
-        """The fast stage's extraction, or the accurate one's where the fast one doubts. ``info``:
-        the extraction's own, each stage's ms summed where both ran, ``doubt`` (the fast stage's)
-        and ``cascade_stage``."""
-        require_fitted(self, "doubt_")
+        """The fast stage's extraction, or the accurate one's where the fast one doubts the page
+        enough for its size. ``info``: the extraction's own, each stage's ms summed where both ran,
+        ``doubt`` (the fast stage's) and ``cascade_stage``."""
+        require_fitted(self, "threshold_")
         first = self.fast.extract(page)
         doubt = self._doubt(first)
-        if doubt <= self.doubt_:
+        if routing_score(doubt, len(page.html), self.size_power) <= self.threshold_:
             first.info["cascade_stage"] = "fast"
             return first
         second = self.accurate.extract(page)
@@ -139,16 +162,18 @@ class Cascade(BaseExtractor):
         return second
 
     def run_info(self) -> dict:
-        require_fitted(self, "doubt_")
-        return {"doubt_threshold": self.doubt_, **{name: s.run_info() for name, s in self._named()}}
+        require_fitted(self, "threshold_")
+        return {"routing_threshold": self.threshold_, **{name: s.run_info() for name, s in self._named()}}
 
     def save(self, directory: str | os.PathLike[str]) -> None:
-        require_fitted(self, "doubt_")
+        require_fitted(self, "threshold_")
         directory = Path(directory)
         for name, stage in self._named():
             (directory / name).mkdir(parents=True, exist_ok=True)
             stage.save(directory / name)  # type: ignore[attr-defined]
-        atomic_write_text(directory / STATE_FILE, json.dumps({"params": self.saved_params(), "doubt": self.doubt_}))
+        atomic_write_text(
+            directory / STATE_FILE, json.dumps({"params": self.saved_params(), "threshold": self.threshold_})
+        )
 
     def load(self, directory: str | os.PathLike[str]) -> Cascade:
         directory = Path(directory)
@@ -156,5 +181,5 @@ class Cascade(BaseExtractor):
         self.check_saved_params(state["params"], directory)
         for name, stage in self._named():
             stage.load(directory / name)  # type: ignore[attr-defined]
-        self.doubt_ = float(state["doubt"])
+        self.threshold_ = float(state["threshold"])
         return self
