@@ -55,14 +55,17 @@ from boilerbench.errors import ConfigError
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.model_file import load_model_file
 from boilerbench.experiments.runner import build
-from boilerbench.extractors.cascade import Cascade
+from boilerbench.extractors.cascade import Cascade, routing_score
 from boilerbench.extractors.references import Trafilatura
 from boilerbench.extractors.stack.model import page_doubt
 from studies.stack_validation import load_stack, mixture_datasets
 
 #: The shares of pages sent on.
 SHARES = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
-ROUTERS = ("doubt", "doubt/chars^0.5", "doubt/chars^1", "learned", "perfect")
+#: The powers of the page's size that the size-aware routers divide the doubt by (the cascade's
+#: ``size_power``, scored by its own :func:`~boilerbench.extractors.cascade.routing_score`).
+SIZE_POWERS = (0.5, 1)
+ROUTERS = ("doubt", *(f"doubt/chars^{a}" for a in SIZE_POWERS), "learned", "perfect")
 #: The time budgets of the second table: the cascade's time over trafilatura's.
 BUDGETS = (1.5, 1.75, 2.0, 2.5)
 
@@ -181,11 +184,12 @@ def main(argv: list[str]) -> int:
     f1_fast, ms_fast, f1_accurate, ms_accurate, ms_reference = (np.array(c) for c in zip(*rows, strict=True))
     datasets = np.array(names)
     gain = f1_accurate - f1_fast
-    size = np.maximum(np.array(chars, dtype=np.float64), 1.0)
     scores = {
         "doubt": x[:, 0],
-        "doubt/chars^0.5": x[:, 0] / np.sqrt(size),
-        "doubt/chars^1": x[:, 0] / size,
+        **{
+            f"doubt/chars^{a}": np.array([routing_score(d, c, a) for d, c in zip(x[:, 0], chars, strict=True)])
+            for a in SIZE_POWERS
+        },
         "learned": learned_scores(x, gain, datasets),
         "perfect": gain,
     }
@@ -193,7 +197,7 @@ def main(argv: list[str]) -> int:
         np.savez(
             args.pages,
             dataset=datasets,
-            chars=size,
+            chars=np.array(chars),
             f1_fast=f1_fast,
             f1_accurate=f1_accurate,
             ms_fast=ms_fast,
