@@ -4,9 +4,9 @@ it is least sure of for their cost go to an accurate one, whose extraction repla
 The fast stage must say how unsure it is of a page: ``info["doubt"]`` of its extraction (the
 stack's :func:`~boilerbench.extractors.stack.model.page_doubt`, the share of the page's words it
 would label wrongly if its probabilities were right). A page's score is that doubt over its size in
-characters to the power ``size_power``: the accurate stage's time grows with the page, and the
-score per token F1 a page can gain is what a time budget is spent on best (a power of 0 routes by
-the doubt alone). A page goes on when its score is above ``threshold_``, learnt in ``fit`` as the
+characters to the power ``size_power``: the accurate stage's time grows with the page, so for the
+same time a budget buys more of the gain that small doubtful pages offer than of big ones' (a
+power of 0 routes by the doubt alone). A page goes on when its score is above ``threshold_``, learnt in ``fit`` as the
 score above which ``share`` of the validation pages lie (as given: a page that a balanced training
 mixture repeats counts each time): the share is the cost budget, the threshold what makes new pages
 spend it. Pages the fast stage finds harder than the validation pages go on more often.
