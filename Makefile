@@ -74,8 +74,8 @@ docs: $(VENV)/.installed
 # boilerbench/models/default.bbmodel, what `boilerbench extract` and `boilerbench.extract` use by
 # default: the fast stack (boilerbench/conf/headline/stack_fast.yaml), as fast as trafilatura;
 # boilerbench/models/accurate.bbmodel (`--model accurate`): the cascade of the fast and the headline
-# stack (boilerbench/conf/headline/cascade.yaml), meant to stay within twice trafilatura's time (on
-# CleanEval's test pages it does not: see conf/extractor/cascade.yaml).
+# stack without its CRF features (boilerbench/conf/headline/cascade.yaml), meant to stay within
+# twice trafilatura's time (on CleanEval's test pages it does not: see conf/extractor/cascade.yaml).
 model: $(VENV)/.installed
 	$(BIN)/python run.py +headline=stack_fast dataset=wcxb save_model=boilerbench/models/default.bbmodel $(ARGS)
 	$(BIN)/python run.py +headline=cascade dataset=wcxb save_model=boilerbench/models/accurate.bbmodel $(ARGS)
