@@ -6,10 +6,10 @@ stack's :func:`~boilerbench.extractors.stack.model.page_doubt`, the share of the
 would label wrongly if its probabilities were right). A page's score is that doubt over its size in
 characters to the power ``size_power``: the accurate stage's time grows with the page, so for the
 same time a budget buys more of the gain that small doubtful pages offer than of big ones' (a
-power of 0 routes by the doubt alone). A page goes on when its score is above ``threshold_``, learnt in ``fit`` as the
-score above which ``share`` of the validation pages lie (as given: a page that a balanced training
-mixture repeats counts each time): the share is the cost budget, the threshold what makes new pages
-spend it. Pages the fast stage finds harder than the validation pages go on more often.
+power of 0 routes by the doubt alone). A page goes on when its score is above ``threshold_``,
+learnt in ``fit`` as the score above which ``share`` of the validation pages lie (as given: a page
+that a balanced training mixture repeats counts each time): the share is the cost budget, the
+threshold what makes new pages spend it. Pages the fast stage finds harder than the validation pages go on more often.
 ``studies/cascade.py`` measured the share and the power on the training mixture's validation pages,
 against a learned router and the perfect one's bound, at equal shares and at equal time.
 
