@@ -14,10 +14,12 @@ as its documentation describes); any stoplist name fixes that one for every page
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from types import ModuleType
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import check_choice
+from boilerbench.extractors.references import justext_paragraphs as paragraphs
 from boilerbench.extractors.references.base import ReferenceExtractor
 from boilerbench.extractors.references.lxml_tree import html_tree
 from boilerbench.language import justext_stoplist
@@ -59,36 +61,19 @@ class JusText(ReferenceExtractor):
 
     def _text(self, page: Page) -> str:
         name = self.stoplist_for(page)
-        stoplist: frozenset[str]
-        thresholds: dict[str, float]
-        if name == INDEPENDENT:
-            stoplist, thresholds = frozenset(), {"stopwords_low": 0.0, "stopwords_high": 0.0}
-        else:
-            stoplist, thresholds = self._lib.get_stoplist(name), {}
-        tree = html_tree(page)
-        if tree is None:
-            paragraphs = self._lib.justext(page.html, stoplist, **thresholds)
-        else:
-            paragraphs = self._from_tree(tree, stoplist, **thresholds)
-        return "\n".join(p.text for p in paragraphs if not p.is_boilerplate)
-
-    def _from_tree(
-        self, tree: Any, stoplist: frozenset, stopwords_low: float | None = None, stopwords_high: float | None = None
-    ) -> list:
-        """``justext.justext`` from a parsed tree: its body after ``html_to_dom``, with its
-        defaults; the tree is the page's shared one (:mod:`.lxml_tree`), which jusText's cleaner
-        copies before removing anything."""
+        stoplist: frozenset[str] = frozenset()
+        low, high = 0.0, 0.0
+        if name != INDEPENDENT:
+            stoplist, low, high = _stoplist(self._lib, name), paragraphs.STOPWORDS_LOW, paragraphs.STOPWORDS_HIGH
         core = self._lib.core
-        paragraphs = core.ParagraphMaker.make_paragraphs(core.preprocessor(tree))
-        core.classify_paragraphs(
-            paragraphs,
-            stoplist,
-            core.LENGTH_LOW_DEFAULT,
-            core.LENGTH_HIGH_DEFAULT,
-            core.STOPWORDS_LOW_DEFAULT if stopwords_low is None else stopwords_low,
-            core.STOPWORDS_HIGH_DEFAULT if stopwords_high is None else stopwords_high,
-            core.MAX_LINK_DENSITY_DEFAULT,
-            core.NO_HEADINGS_DEFAULT,
-        )
-        core.revise_paragraph_classification(paragraphs, core.MAX_HEADING_DISTANCE_DEFAULT)
-        return paragraphs
+        tree = html_tree(page)
+        found = paragraphs.make_paragraphs(core.preprocessor(core.html_to_dom(page.html) if tree is None else tree))
+        paragraphs.classify_paragraphs(found, stoplist, low, high)
+        paragraphs.revise_paragraph_classification(found)
+        return "\n".join(p.text for p in found if not p.is_boilerplate)
+
+
+@functools.cache
+def _stoplist(lib: ModuleType, name: str) -> frozenset[str]:
+    """jusText's stoplist ``name`` (its ``get_stoplist`` reads the stoplist's file on every call)."""
+    return lib.get_stoplist(name)
