@@ -140,3 +140,31 @@ def test_a_cascade_of_two_stacks_survives_its_model_file(tmp_path):
     for page in checks.test_pages():
         first, again = model.extract(page), loaded.extract(page)
         assert (again.text, again.info["cascade_stage"]) == (first.text, first.info["cascade_stage"])
+
+
+def test_a_page_sent_on_runs_the_members_the_stages_share_and_the_block_features_once(monkeypatch):
+    from boilerbench.extractors.references import Resiliparse
+    from boilerbench.extractors.stack import features
+
+    config = extractor_config("cascade", ("fast.n_estimators=5", "accurate.n_estimators=5"))
+    model = build(config).fit(*checks.training_pages())
+    model.threshold_ = -1.0  # every page goes on
+    page = checks.test_pages()[0]
+    alone = model.accurate.extract(page).text
+    calls = {"resiliparse": 0, "block features": 0}
+
+    def counted(name, function):
+        def wrapper(*args, **kwargs):
+            calls[name] += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(Resiliparse, "extract", counted("resiliparse", Resiliparse.extract))
+    monkeypatch.setattr(features, "page_features", counted("block features", features.page_features))
+    both = model.extract(Page(page.id, page.html, page.gold_text, page.url))
+    assert both.info["cascade_stage"] == "accurate" and both.text == alone
+    # both stages read Resiliparse's vote and the block features (neither uses CRF's): once each
+    assert calls == {"resiliparse": 1, "block features": 1}
+    model.accurate.extract(Page(page.id, page.html, page.gold_text, page.url))  # alone: no scope, its own
+    assert calls == {"resiliparse": 2, "block features": 2}

@@ -43,6 +43,7 @@ from boilerbench.extractors.base import (
     tags,
 )
 from boilerbench.extractors.members import Member
+from boilerbench.extractors.sharing import sharing
 
 #: The two stages, in the order they run.
 STAGES = ("fast", "accurate")
@@ -148,15 +149,18 @@ class Cascade(BaseExtractor):
 
     def extract(self, page: Page) -> Extraction:
         """The fast stage's extraction, or the accurate one's where the fast one doubts the page
-        enough for its size. ``info``: the extraction's own, each stage's ms summed where both ran,
-        ``doubt`` (the fast stage's) and ``cascade_stage``."""
+        enough for its size. Both stages run inside one :func:`sharing` scope: the accurate stage
+        reuses the fast one's votes of the members they have in common and its block features.
+        ``info``: the extraction's own, each stage's ms summed where both ran, ``doubt`` (the fast
+        stage's) and ``cascade_stage``."""
         require_fitted(self, "threshold_")
-        first = self.fast.extract(page)
-        doubt = self._doubt(first)
-        if routing_score(doubt, len(page.html), self.size_power) <= self.threshold_:
-            first.info["cascade_stage"] = "fast"
-            return first
-        second = self.accurate.extract(page)
+        with sharing(page):
+            first = self.fast.extract(page)
+            doubt = self._doubt(first)
+            if routing_score(doubt, len(page.html), self.size_power) <= self.threshold_:
+                first.info["cascade_stage"] = "fast"
+                return first
+            second = self.accurate.extract(page)
         times = {k: v + second.info.get(k, 0.0) for k, v in first.info.items() if k.endswith("_ms")}
         second.info.update(times, doubt=doubt, cascade_stage="accurate")
         return second

@@ -3,7 +3,8 @@ members of a stack parse a page's HTML once instead of once each (issue 37; traf
 design note: "parse once, pass the tree").
 
 Inside ``with sharing(page):`` (entered by :func:`boilerbench.extractors.members.vote_matrix`
-around the members' votes), :func:`shared` makes each artefact once and hands the same object
+around the members' votes, and by a cascade around both its stages, which then share their
+members' votes and their block features), :func:`shared` makes each artefact once and hands the same object
 to every caller that asks for the same key; outside it, :func:`shared` makes a fresh one each
 time, so an extractor used alone behaves as before. Artefacts are dropped when the outermost
 ``with`` ends: a runner that keeps its pages keeps none of them.

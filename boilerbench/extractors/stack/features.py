@@ -31,6 +31,7 @@ from boilerbench.extractors.cetd import densities
 from boilerbench.extractors.crf import features as crf_features
 from boilerbench.extractors.dom_stats import dom_stats
 from boilerbench.extractors.members import FAILED
+from boilerbench.extractors.sharing import shared
 from boilerbench.extractors.web2text.features import BLOCK_FEATURES, WEB2TEXT_RULES, language_rules, page_features
 
 #: Feature groups a stack can use (the ablation: ``blocks``, ``votes`` or ``all``).
@@ -154,13 +155,19 @@ def page_matrix(
 ) -> np.ndarray:
     """The feature rows (float32, one per block) of ``page`` for a feature ``group``; ``votes``
     is the members' vote matrix (needed unless ``group`` is ``blocks``); ``text_rules``: the
-    words and stopwords of the text features (:data:`TEXT_RULES`)."""
+    words and stopwords of the text features (:data:`TEXT_RULES`). The block features are shared
+    inside :func:`~boilerbench.extractors.sharing.sharing` (a cascade's two stages compute them
+    once)."""
     blocks = page.blocks
     n = len(blocks)
     parts = [position_features(n)]
     if group in ("all", "blocks"):
         rules = language_rules(blocks.detected_language) if text_rules == "multilingual" else WEB2TEXT_RULES
-        block = page_features(blocks, page.html, rules, edges=False)[0]
+        block = shared(
+            page,
+            f"stack block features ({text_rules})",
+            lambda: page_features(blocks, page.html, rules, edges=False)[0],
+        )
         parts += [block, density_features(page), crf_matrix(page, vocabulary)]
     if group in ("all", "votes"):
         assert votes is not None
