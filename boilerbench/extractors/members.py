@@ -32,7 +32,7 @@ from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.extractors.base import BaseExtractor, tags
-from boilerbench.extractors.sharing import shared, sharing
+from boilerbench.extractors.sharing import sharing
 
 #: The most bits a vote's alignment takes (about 250 MB): above, the token streams are split at
 #: anchors (:func:`boilerbench.lcs.lcs_alignment`'s ``split_above``). Every vote on the datasets'
@@ -59,16 +59,14 @@ class Member:
     seconds: float = field(default=0.0)
 
     def labels(self, page: Page) -> np.ndarray:
-        """The member's vote on every block of ``page`` (int8: 1 keep, 0 drop, -1 the member failed),
-        shared inside :func:`~boilerbench.extractors.sharing.sharing` (a cascade's stages with a
-        member in common run it once)."""
+        """The member's vote on every block of ``page`` (int8: 1 keep, 0 drop, -1 the member failed)."""
         start = time.perf_counter()
-        config = json.dumps(self.config, sort_keys=True, default=str)
         try:
-            return shared(
-                page,
-                f"member votes {self.version} {config}",
-                lambda: cached_array("member_labels", self.version, (page.html, config), lambda: self._compute(page)),
+            return cached_array(
+                "member_labels",
+                self.version,
+                (page.html, json.dumps(self.config, sort_keys=True, default=str)),
+                lambda: self._compute(page),
             )
         except Exception:  # one member failing on a page never stops the ensemble
             return np.full(len(page.blocks), FAILED, dtype=np.int8)

@@ -86,8 +86,9 @@ from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, check_choice, import_optional
 from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
 from boilerbench.extractors.derived import derive
-from boilerbench.extractors.members import WithMembers, check_members, vote_matrix
+from boilerbench.extractors.members import Member, WithMembers, check_members, vote_matrix
 from boilerbench.extractors.sequence import viterbi
+from boilerbench.extractors.sharing import is_shared, shared
 from boilerbench.extractors.stack.candidates import CANDIDATE_FEATURES, candidate_features
 from boilerbench.extractors.stack.class_names import container_shares, gated_share_names, gated_shares
 from boilerbench.extractors.stack.compiled_trees import SavedTrees, compile_trees
@@ -179,6 +180,13 @@ def expected_f1_labels(p: np.ndarray, words: np.ndarray) -> np.ndarray:
     f1 = 2 * np.cumsum(p[order] * w[order]) / (np.cumsum(w[order]) + expected)
     labels[order[: int(np.argmax(f1)) + 1]] = 1
     return labels
+
+
+def _shared_votes(member: Member, page: Page) -> np.ndarray:
+    """``member``'s votes on ``page``, made once inside the page's sharing scope for each member
+    version and configuration."""
+    config = json.dumps(member.config, sort_keys=True, default=str)
+    return shared(page, f"member votes {member.version} {config}", lambda: vote_matrix([member], page)[:, 0])
 
 
 def page_doubt(p: np.ndarray, words: np.ndarray) -> float:
@@ -334,7 +342,17 @@ class Stack(WithMembers, BaseExtractor):
         return self.features != "blocks"
 
     def _votes(self, page: Page) -> np.ndarray | None:
-        return vote_matrix(self.built_members(), page) if self.uses_votes else None
+        """The members' votes (:func:`vote_matrix`); inside an enclosing
+        :func:`~boilerbench.extractors.sharing.sharing` scope, the votes of a member that another
+        extractor of the page has already run are its (a cascade's two stages run a member they
+        have in common once)."""
+        if not self.uses_votes:
+            return None
+        members = self.built_members()
+        if not is_shared(page):
+            return vote_matrix(members, page)
+        shared_votes = [_shared_votes(m, page) for m in members]
+        return np.column_stack(shared_votes).astype(np.int8).reshape(len(page.blocks), len(members))
 
     def _rows(self, page: Page, votes: np.ndarray | None = None) -> np.ndarray:
         """The page's feature rows, from its members' ``votes`` (run now when not given)."""
