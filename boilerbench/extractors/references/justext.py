@@ -10,6 +10,10 @@ on that page is missing, not "everything is boilerplate". A page with too little
 identify its language is read in the language-independent mode. ``stoplist: none`` is
 jusText's own language-independent mode (an empty stoplist with both stopword thresholds at 0,
 as its documentation describes); any stoplist name fixes that one for every page.
+
+jusText's parse and cleaning are the library's (``html_to_dom``, ``preprocessor``); its
+paragraphs and their classification are :mod:`.justext_paragraphs`, the same algorithm and the
+same text, each paragraph's text computed once instead of on every read.
 """
 
 from __future__ import annotations
