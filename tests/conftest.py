@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from boilerbench.cache import set_cache_dir
+from boilerbench.cpu_kernels import pin_cpu_kernels
 from boilerbench.engine.pool import one_thread
 
 PROJECT = Path(__file__).resolve().parents[1]
@@ -24,8 +25,11 @@ NAV_PAGE = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist (``make test`` runs two workers), each worker computes on one thread,
-    so that N workers keep N cores busy instead of fighting over them."""
+    """torch's CPU kernels pinned as the entry points pin them (:mod:`boilerbench.cpu_kernels`),
+    so that the pinned figures (tests/baselines.json) hold on any x86-64 machine; under
+    pytest-xdist (``make test`` runs two workers), each worker computes on one thread, so that N
+    workers keep N cores busy instead of fighting over them."""
+    pin_cpu_kernels()
     if os.environ.get("PYTEST_XDIST_WORKER"):
         one_thread()
 
