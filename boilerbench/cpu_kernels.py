@@ -5,8 +5,9 @@ torch (its own ATen kernels), Intel MKL (its BLAS) and oneDNN (its convolutions)
 time the widest vector instructions the CPU has. Kernels of another width add in another order, so
 a torch-trained extractor's fit takes another path: Web2Text fitted on CleanEval (seed 0, one
 thread, the same code and packages, the same AVX2 machine) scored token F1 0.913677 with ATen's
-AVX2 kernels and 0.913634 with its plain ones (``ATEN_CPU_CAPABILITY=avx2`` against ``default``),
-and the results store's Web2Text rows, fitted on 2026-11-27 on another machine, do not reproduce on
+AVX2 kernels, 0.913634 with its plain ones (``ATEN_CPU_CAPABILITY=avx2`` against ``default``) and
+0.913712 with oneDNN held to SSE4.1 (``ONEDNN_MAX_CPU_ISA=SSE41``; MKL's ``MKL_CBWR=COMPATIBLE``
+left it at 0.913677), and the results store's Web2Text rows, fitted on 2026-11-27 on another machine, do not reproduce on
 an AVX2 one (WCXB 0.8130 stored, 0.8297 refitted). Machines with AVX-512 would pick kernels of
 their own; pinned to AVX2, which every x86-64 CPU made since about 2015 has, they take the path an
 AVX2 machine takes. On an AVX2 machine the pin changes nothing (the same fit scored 0.913677 with
