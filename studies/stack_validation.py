@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -48,11 +49,12 @@ def load_stack(directory: Path):
     return make_extractor("stack", overrides).load(directory)
 
 
-def mixture_datasets() -> dict[str, DictConfig]:
-    """The dataset configs of the headline's training mixture (its ``train_on``), by entry."""
+def mixture_datasets(names: Sequence[str] | None = None) -> dict[str, DictConfig]:
+    """The dataset configs of the headline's training mixture (its ``train_on``), by entry; or
+    of the datasets ``names``, as the headline reads them."""
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose("config", overrides=["+headline=stack", "paths.root_dir=."])
-    return {str(entry): train_on_config(str(entry), cfg) for entry in cfg.train_on}
+    return {str(entry): train_on_config(str(entry), cfg) for entry in (names or cfg.train_on)}
 
 
 def groups_of(dataset: str, page) -> list[str]:

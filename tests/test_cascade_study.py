@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from studies.cascade import route, within_budget
+from studies.cascade import none_sure, route, within_budget
 
 
 def test_a_perfect_router_sends_the_largest_gains_and_never_a_page_without_one():
@@ -31,3 +31,13 @@ def test_a_budgeted_perfect_router_skips_pages_without_a_gain():
     gain = np.array([0.2, -0.1, 0.05])
     cost = np.array([1.0, 1.0, 1.0])
     assert within_budget(gain, cost, 10.0, gain).tolist() == [True, False, True]
+
+
+def test_the_pages_sure_of_no_block_go_first_whatever_their_doubt():
+    # signals' third column: the share of words in blocks of p >= 0.5
+    x = np.array([[0.30, 0.4, 0.5], [0.06, 0.06, 0.0], [0.20, 0.3, 0.2], [0.01, 0.01, 0.0]])
+    assert none_sure(x).tolist() == [False, True, False, True]
+    scores = np.where(none_sure(x), np.inf, x[:, 0])
+    assert route(scores, 2).tolist() == [False, True, False, True]
+    assert route(scores, 3).tolist() == [True, True, False, True]
+    assert within_budget(scores, np.ones(4), 1.0).tolist() == [False, True, False, False]
