@@ -20,6 +20,10 @@ extractor: :mod:`boilerbench.reports.completeness`), and exits 1 when there is o
 reports`` on a fresh clone reruns only the jobs whose run key changed
 (:mod:`boilerbench.reports.archive`).
 
+``boilerbench report reproduce EXPERIMENT/JOB...`` runs archived jobs again with empty caches
+and says whether each gives its archived run key and figures to the last digit on this machine,
+exiting 1 when one does not (:mod:`boilerbench.reports.reproduce`).
+
 ``boilerbench report --list-experiments`` prints the experiment configs whose runs the artefacts
 need (what ``make reports`` runs: :func:`boilerbench.reports.artefacts.experiments_to_run`).
 
@@ -274,9 +278,16 @@ def _inspect(argv: list[str]) -> int:
     return inspect_main(argv)
 
 
+def _reproduce(argv: list[str]) -> int:
+    from boilerbench.reports.reproduce import main as reproduce_main
+
+    return reproduce_main(argv)
+
+
 #: ``python -m boilerbench.reports NAME ...``: the subcommands (a run folder cannot be named like them);
-#: the ``boilerbench`` command runs them as ``boilerbench compare`` and ``boilerbench inspect``.
-SUBCOMMANDS = {"compare": _compare, "inspect": _inspect}
+#: the ``boilerbench`` command runs them as ``boilerbench compare`` and ``boilerbench inspect``, and
+#: ``boilerbench report reproduce``.
+SUBCOMMANDS = {"compare": _compare, "inspect": _inspect, "reproduce": _reproduce}
 
 
 if __name__ == "__main__":
