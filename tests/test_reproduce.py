@@ -18,7 +18,18 @@ def test_the_figures_are_every_number_of_the_metrics_by_dotted_name():
     assert dict(figures(metrics)) == {"token.f1": 0.5, "token.f1_ci95.0": 0.4, "token.f1_ci95.1": 0.6, "token.n": 3.0}
 
 
-def test_differences_are_the_figures_not_the_same_to_the_last_digit():
+def test_differences_beyond_the_order_of_a_sum_are_reported_and_within_it_are_not():
+    stored = {"metrics": {"token": {"f1_ci95": [0.8446481579505825], "score": 82.36490040039136}}}
+    # a bootstrap bound summed in another order on another CPU: the same result
+    rerun = {"metrics": {"token": {"f1_ci95": [0.8446481579505827], "score": 82.36490040039135}}}
+    assert differences(stored, rerun) == []
+    assert differences(stored, rerun, tolerance=0.0) == [
+        ("token.f1_ci95.0", 0.8446481579505825, 0.8446481579505827),
+        ("token.score", 82.36490040039136, 82.36490040039135),
+    ]
+
+
+def test_differences_are_the_figures_that_moved_and_those_one_side_lacks():
     stored = {"metrics": {"token": {"f1": 0.9136946, "p": float("nan"), "gone": 1.0}}}
     rerun = {"metrics": {"token": {"f1": 0.9136773, "p": float("nan"), "new": 2.0}}}
     # NaN equals NaN (an undefined figure stays undefined); a figure one side lacks is None there

@@ -21,7 +21,7 @@ reports`` on a fresh clone reruns only the jobs whose run key changed
 (:mod:`boilerbench.reports.archive`).
 
 ``boilerbench report reproduce EXPERIMENT/JOB...`` runs archived jobs again with empty caches
-and says whether each gives its archived run key and figures to the last digit on this machine,
+and says whether each gives its archived figures (within a relative 1e-9) and run key on this machine,
 exiting 1 when one does not (:mod:`boilerbench.reports.reproduce`).
 
 ``boilerbench report --list-experiments`` prints the experiment configs whose runs the artefacts

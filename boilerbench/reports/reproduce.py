@@ -3,7 +3,9 @@
 Each named run of the archive (``reports/results/archive/<experiment>/<job>.tar.xz``,
 :mod:`boilerbench.reports.archive`) is run again from its saved Hydra overrides with
 ``rerun=true`` and empty model and artefact caches of its own, in a fresh process (as
-``python run.py`` runs it), and its figures are compared with the archived ones, to the last digit:
+``python run.py`` runs it), and its figures are compared with the archived ones, within
+:data:`TOLERANCE` (a relative 1e-9: the order of a floating-point sum; ``--tolerance 0`` for every
+digit):
 
 - other figures mean that this run no longer gives the stored ones here: this machine computes
   otherwise (the store's Web2Text rows do, because of the CPU's vector kernels:
@@ -34,6 +36,12 @@ import yaml
 from boilerbench.experiments.results import RunFileError
 from boilerbench.reports.archive import ARCHIVE_DIR, SUFFIX, contents
 
+#: The relative difference below which two figures are the same result: the order of a
+#: floating-point sum moves the last digits (NumPy's vector loops differ by CPU, so the bootstrap
+#: intervals of a deterministic run move by a few units in the 16th digit across machines), and no
+#: table shows more than four decimals.
+TOLERANCE = 1e-9
+
 
 def figures(metrics: dict, prefix: str = "") -> Iterator[tuple[str, float]]:
     """Every number of a summary's ``metrics``, by dotted name (``token.f1``), intervals included."""
@@ -49,13 +57,20 @@ def figures(metrics: dict, prefix: str = "") -> Iterator[tuple[str, float]]:
             yield key, float(value)
 
 
-def differences(stored: dict, rerun: dict) -> list[tuple[str, float | None, float | None]]:
-    """The figures of two summaries' ``metrics`` that are not the same (NaN equals NaN; a figure
-    one of them lacks is None there), in the stored summary's order."""
+def differences(
+    stored: dict, rerun: dict, tolerance: float = TOLERANCE
+) -> list[tuple[str, float | None, float | None]]:
+    """The figures of two summaries' ``metrics`` that differ by more than ``tolerance`` times the
+    larger of 1 and their size (NaN equals NaN; a figure one of them lacks is None there), in the
+    stored summary's order."""
     old, new = dict(figures(stored.get("metrics", {}))), dict(figures(rerun.get("metrics", {})))
 
     def same(a: float | None, b: float | None) -> bool:
-        return a == b or (a is not None and b is not None and math.isnan(a) and math.isnan(b))
+        if a is None or b is None:
+            return a is b
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return abs(a - b) <= tolerance * max(1.0, abs(a), abs(b))
 
     return [(k, old.get(k), new.get(k)) for k in dict.fromkeys([*old, *new]) if not same(old.get(k), new.get(k))]
 
@@ -89,15 +104,16 @@ def rerun(files: dict[str, bytes], work: Path) -> dict:
     return json.loads(found[0].read_text(encoding="utf-8"))
 
 
-def reproduce(job: str, archive: Path = ARCHIVE_DIR) -> bool:
+def reproduce(job: str, archive: Path = ARCHIVE_DIR, tolerance: float = TOLERANCE) -> bool:
     """Run the archived ``job`` (``<experiment>/<job>``) again and print whether it gives the
-    archived figures (and run key); True when every figure is the same."""
+    archived figures (within ``tolerance``: :func:`differences`) and run key; True when every
+    figure is the same."""
     path = archive / f"{job}{SUFFIX}"
     files = contents(path.read_bytes())
     stored = json.loads(files["summary.json"])
     with tempfile.TemporaryDirectory(prefix="reproduce-") as work:
         again = rerun(files, Path(work))
-    changed = differences(stored, again)
+    changed = differences(stored, again, tolerance)
     token = dict(figures(stored.get("metrics", {}))).get("token.f1"), dict(figures(again["metrics"])).get("token.f1")
     verdict = "differs" if changed else "reproduces"
     print(f"{job}: {verdict}: token F1 {token[0]} stored, {token[1]} now; {len(changed)} figures differ")
@@ -114,6 +130,12 @@ def main(argv: list[str]) -> int:
         "jobs", nargs="+", help="archived runs, EXPERIMENT/JOB (reports/results/archive/EXPERIMENT/JOB.tar.xz)"
     )
     parser.add_argument("--archive", type=Path, default=ARCHIVE_DIR, help=f"the archive folder (default {ARCHIVE_DIR})")
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=TOLERANCE,
+        help=f"relative difference within which two figures are the same (default {TOLERANCE}; 0: every digit)",
+    )
     args = parser.parse_args(argv)
     missing = [job for job in args.jobs if not (args.archive / f"{job}{SUFFIX}").is_file()]
     if missing:
@@ -122,7 +144,7 @@ def main(argv: list[str]) -> int:
     outcomes = []
     for job in args.jobs:
         try:
-            outcomes.append(reproduce(job, args.archive))
+            outcomes.append(reproduce(job, args.archive, args.tolerance))
         except (RunFileError, OSError, ValueError) as err:
             print(f"{job}: not rerun: {err}")
             outcomes.append(False)
