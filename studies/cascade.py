@@ -242,7 +242,7 @@ def main(argv: list[str]) -> int:
     m = measure(fast, accurate, mixture_datasets(args.test.split(",") if args.test else None), part)
     if args.pages:
         np.savez(args.pages, **m)
-    if cascade is not None and args.test:
+    if args.test:
         on_test_pages(cascade, m)
         return 0
     x, datasets, chars = m["x"], m["dataset"], m["chars"]

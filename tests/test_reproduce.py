@@ -13,9 +13,22 @@ from boilerbench.reports.reproduce import differences, figures, main
 PAGE = "<body><div><a>Home</a> | <a>About</a></div><p>" + "word " * 40 + "</p></body>"
 
 
-def test_the_figures_are_every_number_of_the_metrics_by_dotted_name():
-    metrics = {"token": {"f1": 0.5, "f1_ci95": [0.4, 0.6], "n": 3, "label": "x"}, "skipped": True}
-    assert dict(figures(metrics)) == {"token.f1": 0.5, "token.f1_ci95.0": 0.4, "token.f1_ci95.1": 0.6, "token.n": 3.0}
+def test_the_figures_are_every_number_of_the_metrics_per_page_type_and_language():
+    summary = {
+        "metrics": {"token": {"f1": 0.5, "f1_ci95": [0.4, 0.6], "label": "x", "ok": True}},
+        "by_page_type": {"forum": {"n_pages": 3, "metrics": {"token": {"f1": 0.25}}}},
+        "by_language": {"el": {"n_pages": 2, "metrics": {"token": {"f1_ci95": [0.1, 0.3]}}}},
+    }
+    assert figures(summary) == {
+        "token.f1": 0.5,
+        "token.f1_ci95.0": 0.4,
+        "token.f1_ci95.1": 0.6,
+        "type.forum.n_pages": 3.0,
+        "type.forum.token.f1": 0.25,
+        "lang.el.n_pages": 2.0,
+        "lang.el.token.f1_ci95.0": 0.1,
+        "lang.el.token.f1_ci95.1": 0.3,
+    }
 
 
 def test_differences_beyond_the_order_of_a_sum_are_reported_and_within_it_are_not():

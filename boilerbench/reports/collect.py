@@ -72,15 +72,7 @@ def run_row(path: Path) -> dict:
         "cpu_s": summary.get("resources", {}).get("cpu_s", float("nan")),
         "peak_rss_mb": summary.get("resources", {}).get("peak_rss_mb", float("nan")),
     }
-    for group, values in summary["metrics"].items():
-        for name, value in values.items():
-            row[f"{group}.{name}"] = value
-    for section, prefix in (("by_page_type", "type"), ("by_language", "lang")):
-        for value_name, part in summary.get(section, {}).items():
-            row[f"{prefix}.{value_name}.n_pages"] = part["n_pages"]
-            for group, values in part["metrics"].items():
-                for name, value in values.items():
-                    row[f"{prefix}.{value_name}.{group}.{name}"] = value
+    row.update(metric_columns(summary))
     if "cv" in summary:
         row["cv.f1_std"] = summary["cv"]["std"]["block_f1"]
         row["cv.folds"] = summary["cv"]["folds"]
@@ -226,6 +218,22 @@ def _latest(found: pd.DataFrame, paths: list[Path], base: str | Path | None) -> 
     # a store written before cross-validated runs recorded cv.train_on has no such column
     key = [k for k in KEY if k in frame.columns]
     return frame.drop_duplicates(subset=key, keep="last").reset_index(drop=True).copy()
+
+
+def metric_columns(summary: dict) -> dict:
+    """A run summary's figures as run-row columns: every metric (``block.f1``, its interval a
+    list), and per page type and per language their pages and metrics (``type.forum.token.f1``,
+    ``lang.el.n_pages``)."""
+    columns = {
+        f"{group}.{name}": value for group, values in summary["metrics"].items() for name, value in values.items()
+    }
+    for section, prefix in (("by_page_type", "type"), ("by_language", "lang")):
+        for value_name, part in summary.get(section, {}).items():
+            columns[f"{prefix}.{value_name}.n_pages"] = part["n_pages"]
+            for group, values in part["metrics"].items():
+                for name, value in values.items():
+                    columns[f"{prefix}.{value_name}.{group}.{name}"] = value
+    return columns
 
 
 def same_value(earlier: object, now: object) -> bool:

@@ -28,13 +28,13 @@ import math
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import yaml
 
 from boilerbench.experiments.results import RunFileError
 from boilerbench.reports.archive import ARCHIVE_DIR, SUFFIX, contents
+from boilerbench.reports.collect import metric_columns
 
 #: The relative difference below which two figures are the same result: the order of a
 #: floating-point sum moves the last digits (NumPy's vector loops differ by CPU, so the bootstrap
@@ -43,27 +43,27 @@ from boilerbench.reports.archive import ARCHIVE_DIR, SUFFIX, contents
 TOLERANCE = 1e-9
 
 
-def figures(metrics: dict, prefix: str = "") -> Iterator[tuple[str, float]]:
-    """Every number of a summary's ``metrics``, by dotted name (``token.f1``), intervals included."""
-    for name, value in metrics.items():
-        key = f"{prefix}{name}"
-        if isinstance(value, dict):
-            yield from figures(value, f"{key}.")
-        elif isinstance(value, list | tuple):
-            for i, item in enumerate(value):
-                if isinstance(item, int | float) and not isinstance(item, bool):
-                    yield f"{key}.{i}", float(item)
-        elif isinstance(value, int | float) and not isinstance(value, bool):
-            yield key, float(value)
+def figures(summary: dict) -> dict[str, float]:
+    """Every number of a summary's figures (:func:`~boilerbench.reports.collect.metric_columns`:
+    its metrics, per page type and per language), by column name, each bound of an interval
+    apart (``token.f1_ci95.0``)."""
+    numbers: dict[str, float] = {}
+    for name, value in metric_columns(summary).items():
+        for key, item in (
+            ((f"{name}.{i}", v) for i, v in enumerate(value)) if isinstance(value, list) else [(name, value)]
+        ):
+            if isinstance(item, int | float) and not isinstance(item, bool):
+                numbers[key] = float(item)
+    return numbers
 
 
 def differences(
     stored: dict, rerun: dict, tolerance: float = TOLERANCE
 ) -> list[tuple[str, float | None, float | None]]:
-    """The figures of two summaries' ``metrics`` that differ by more than ``tolerance`` times the
+    """The figures (:func:`figures`) of two summaries that differ by more than ``tolerance`` times the
     larger of 1 and their size (NaN equals NaN; a figure one of them lacks is None there), in the
     stored summary's order."""
-    old, new = dict(figures(stored.get("metrics", {}))), dict(figures(rerun.get("metrics", {})))
+    old, new = figures(stored), figures(rerun)
 
     def same(a: float | None, b: float | None) -> bool:
         if a is None or b is None:
@@ -114,7 +114,7 @@ def reproduce(job: str, archive: Path = ARCHIVE_DIR, tolerance: float = TOLERANC
     with tempfile.TemporaryDirectory(prefix="reproduce-") as work:
         again = rerun(files, Path(work))
     changed = differences(stored, again, tolerance)
-    token = dict(figures(stored.get("metrics", {}))).get("token.f1"), dict(figures(again["metrics"])).get("token.f1")
+    token = figures(stored).get("token.f1"), figures(again).get("token.f1")
     verdict = "differs" if changed else "reproduces"
     print(f"{job}: {verdict}: token F1 {token[0]} stored, {token[1]} now; {len(changed)} figures differ")
     if again.get("run_key") != stored.get("run_key"):
