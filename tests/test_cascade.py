@@ -16,16 +16,20 @@ from boilerbench.experiments.model_file import load_model_file, save_model_file
 from boilerbench.extractors import checks
 from boilerbench.extractors.base import BaseExtractor, Extraction, NotFittedError, Tags
 from boilerbench.extractors.cascade import Cascade, routing_score, share_threshold
-from boilerbench.extractors.stack.model import page_doubt
+from boilerbench.extractors.stack.model import page_doubt, sure_share
 
 
 class _Stage(BaseExtractor):
-    """A stage that extracts its name, with the doubt of ``doubts[page.id]`` when it has doubts."""
+    """A stage that extracts its name, with the doubt of ``doubts[page.id]`` when it has doubts,
+    and then the share of words it is sure of, ``sure[page.id]`` (1 for a page not named there)."""
 
-    def __init__(self, name: str = "fast", doubts: dict | None = None, ms: dict | None = None) -> None:
+    def __init__(
+        self, name: str = "fast", doubts: dict | None = None, ms: dict | None = None, sure: dict | None = None
+    ) -> None:
         self.name = name
         self.doubts = doubts
         self.ms = ms
+        self.sure = sure
 
     def __boilerbench_tags__(self) -> Tags:
         return replace(super().__boilerbench_tags__(), learns=True)
@@ -34,6 +38,7 @@ class _Stage(BaseExtractor):
         info = dict(self.ms or {})
         if self.doubts is not None:
             info["doubt"] = self.doubts[page.id]
+            info["sure_share"] = (self.sure or {}).get(page.id, 1.0)
         return Extraction(self.name, info=info)
 
 
@@ -104,6 +109,35 @@ def test_the_score_is_the_doubt_over_a_power_of_the_size_so_a_small_doubtful_pag
     assert [by_doubt.extract(p).text for p in validation] == ["fast", "accurate"]
 
 
+def test_a_page_the_fast_stage_is_sure_of_no_block_goes_on_whatever_its_doubt():
+    fast = _Stage("fast", DOUBTS, sure={"sure": 0.0, "v1": 0.0, "tie": 0.02})
+    routed = Cascade(fast, _Stage("accurate"), 0.25, size_power=0.0).fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
+    # the threshold is learnt from the doubts alone: v1, sure of nothing, does not move it
+    assert routed.threshold_ == 0.3
+    extracted = {p.id: routed.extract(p) for p in pages("sure", "tie", "unsure")}
+    # doubt 0.05 and no word in a sure block: sent on; 0.02 of the words sure: kept, as its doubt says
+    assert {i: e.info["cascade_stage"] for i, e in extracted.items()} == {
+        "sure": "accurate",
+        "tie": "fast",
+        "unsure": "accurate",
+    }
+    assert extracted["sure"].info["doubt"] == 0.05
+    scored = Cascade(fast, _Stage("accurate"), 0.25, size_power=0.0, send_none_sure=False)
+    scored.fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
+    assert [scored.extract(p).text for p in pages("sure", "unsure")] == ["fast", "accurate"]
+
+
+def test_a_fast_stage_that_reports_no_sure_share_is_a_config_error_unless_the_rule_is_off():
+    class _DoubtOnly(_Stage):
+        def extract(self, page: Page) -> Extraction:
+            return Extraction(self.name, info={"doubt": 0.0})
+
+    with pytest.raises(ConfigError, match="sure_share"):
+        Cascade(_DoubtOnly(), _Stage("accurate"), 0.5).fit(pages("t1"), pages("v1")).extract(pages("v2")[0])
+    off = Cascade(_DoubtOnly(), _Stage("accurate"), 0.5, send_none_sure=False).fit(pages("t1"), pages("v1"))
+    assert off.extract(pages("v2")[0]).text == "fast"
+
+
 def test_the_cascade_refuses_to_extract_before_fit():
     with pytest.raises(NotFittedError):
         Cascade(_Stage("fast", DOUBTS), _Stage("accurate"), 0.5).extract(pages("sure")[0])
@@ -126,6 +160,13 @@ def test_the_page_doubt_by_hand():
     assert page_doubt(np.array([0.5]), np.array([0.0])) == 0.0
 
 
+def test_the_sure_share_by_hand():
+    # blocks of p >= 0.5 hold 10 + 4 of the 20 words; none on the second page; an empty page: 0
+    assert sure_share(np.array([0.9, 0.5, 0.2]), np.array([10.0, 4.0, 6.0])) == pytest.approx(0.7)
+    assert sure_share(np.array([0.49, 0.3]), np.array([10.0, 4.0])) == 0.0
+    assert sure_share(np.array([0.9]), np.array([0.0])) == 0.0
+
+
 def test_a_cascade_of_two_stacks_survives_its_model_file(tmp_path):
     overrides = ("fast.n_estimators=5", "accurate.n_estimators=5")
     config = extractor_config("cascade", overrides)
@@ -140,6 +181,7 @@ def test_a_cascade_of_two_stacks_survives_its_model_file(tmp_path):
     for page in checks.test_pages():
         first, again = model.extract(page), loaded.extract(page)
         assert (again.text, again.info["cascade_stage"]) == (first.text, first.info["cascade_stage"])
+        assert 0.0 <= model.fast.extract(page).info["sure_share"] <= 1.0
 
 
 def test_a_page_sent_on_runs_the_members_the_stages_share_and_the_block_features_once(monkeypatch):
