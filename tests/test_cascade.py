@@ -15,8 +15,8 @@ from boilerbench.errors import ConfigError
 from boilerbench.experiments.model_file import load_model_file, save_model_file
 from boilerbench.extractors import checks
 from boilerbench.extractors.base import BaseExtractor, Extraction, NotFittedError, Tags
-from boilerbench.extractors.cascade import Cascade, routing_score, share_threshold
-from boilerbench.extractors.stack.model import page_doubt, sure_share
+from boilerbench.extractors.cascade import Cascade, RoutingStack, routing_score, share_threshold, sure_share
+from boilerbench.extractors.stack.model import page_doubt
 
 
 class _Stage(BaseExtractor):
@@ -111,7 +111,8 @@ def test_the_score_is_the_doubt_over_a_power_of_the_size_so_a_small_doubtful_pag
 
 def test_a_page_the_fast_stage_is_sure_of_no_block_goes_on_whatever_its_doubt():
     fast = _Stage("fast", DOUBTS, sure={"sure": 0.0, "v1": 0.0, "tie": 0.02})
-    routed = Cascade(fast, _Stage("accurate"), 0.25, size_power=0.0).fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
+    routed = Cascade(fast, _Stage("accurate"), 0.25, size_power=0.0, send_none_sure=True)
+    routed.fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
     # the threshold is learnt from the doubts alone: v1, sure of nothing, does not move it
     assert routed.threshold_ == 0.3
     extracted = {p.id: routed.extract(p) for p in pages("sure", "tie", "unsure")}
@@ -122,19 +123,19 @@ def test_a_page_the_fast_stage_is_sure_of_no_block_goes_on_whatever_its_doubt():
         "unsure": "accurate",
     }
     assert extracted["sure"].info["doubt"] == 0.05
-    scored = Cascade(fast, _Stage("accurate"), 0.25, size_power=0.0, send_none_sure=False)
-    scored.fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
+    scored = Cascade(fast, _Stage("accurate"), 0.25, size_power=0.0).fit(pages("t1"), pages("v1", "v2", "v3", "v4"))
     assert [scored.extract(p).text for p in pages("sure", "unsure")] == ["fast", "accurate"]
 
 
-def test_a_fast_stage_that_reports_no_sure_share_is_a_config_error_unless_the_rule_is_off():
+def test_a_fast_stage_that_reports_no_sure_share_is_a_config_error_with_the_rule_on():
     class _DoubtOnly(_Stage):
         def extract(self, page: Page) -> Extraction:
             return Extraction(self.name, info={"doubt": 0.0})
 
     with pytest.raises(ConfigError, match="sure_share"):
-        Cascade(_DoubtOnly(), _Stage("accurate"), 0.5).fit(pages("t1"), pages("v1")).extract(pages("v2")[0])
-    off = Cascade(_DoubtOnly(), _Stage("accurate"), 0.5, send_none_sure=False).fit(pages("t1"), pages("v1"))
+        on = Cascade(_DoubtOnly(), _Stage("accurate"), 0.5, send_none_sure=True)
+        on.fit(pages("t1"), pages("v1")).extract(pages("v2")[0])
+    off = Cascade(_DoubtOnly(), _Stage("accurate"), 0.5).fit(pages("t1"), pages("v1"))  # the default: off
     assert off.extract(pages("v2")[0]).text == "fast"
 
 
@@ -167,6 +168,20 @@ def test_the_sure_share_by_hand():
     assert sure_share(np.array([0.9]), np.array([0.0])) == 0.0
 
 
+def test_the_routing_stack_extracts_as_the_stack_and_reports_the_share_of_words_it_is_sure_of():
+    # threshold decoding at 0.5, no smoothing: the blocks of p >= 0.5 are those it keeps
+    plain = build(extractor_config("stack_fast", ("n_estimators=5",))).fit(*checks.training_pages())
+    routing = RoutingStack(**plain.get_params()).fit(*checks.training_pages())
+    shares = []
+    for page in checks.test_pages():
+        mine, theirs = routing.extract(page), plain.extract(page)
+        assert mine.text == theirs.text and "sure_share" not in theirs.info
+        words = page.blocks.word_counts.astype(float)
+        assert mine.info["sure_share"] == pytest.approx(words[mine.labels == 1].sum() / max(words.sum(), 1.0))
+        shares.append(mine.info["sure_share"])
+    assert 0.0 < max(shares) <= 1.0  # some page has a sure block
+
+
 def test_a_cascade_of_two_stacks_survives_its_model_file(tmp_path):
     overrides = ("fast.n_estimators=5", "accurate.n_estimators=5")
     config = extractor_config("cascade", overrides)
@@ -181,7 +196,7 @@ def test_a_cascade_of_two_stacks_survives_its_model_file(tmp_path):
     for page in checks.test_pages():
         first, again = model.extract(page), loaded.extract(page)
         assert (again.text, again.info["cascade_stage"]) == (first.text, first.info["cascade_stage"])
-        assert 0.0 <= model.fast.extract(page).info["sure_share"] <= 1.0
+        assert isinstance(model.fast, RoutingStack) and 0.0 <= first.info.get("sure_share", 0.0) <= 1.0
 
 
 def test_a_page_sent_on_runs_the_members_the_stages_share_and_the_block_features_once(monkeypatch):

@@ -12,11 +12,12 @@ that a balanced training mixture repeats counts each time): the share is the cos
 threshold what makes new pages spend it. Pages the fast stage finds harder than the validation pages go on more often.
 
 With ``send_none_sure`` a page also goes on, whatever its score, when the fast stage is sure of
-none of its blocks (``info["sure_share"]`` 0: no word in a block of p >= 0.5): its extraction is
-then what a decoding picks below that, and a low doubt there says that the page looks like
-boilerplate throughout, not that the extraction is right (Scrapinghub's page with the largest
-gain: token F1 0.045 kept, 0.892 sent on, at 0.66 of the threshold). The threshold is learnt
-without the rule, which sends the few such pages on top of the share.
+none of its blocks (``info["sure_share"]`` 0: no word in a block of p >= 0.5, reported by a
+:class:`RoutingStack`): its extraction is then what a decoding picks below that, and a low doubt
+there says that the page looks like boilerplate throughout, not that the extraction is right
+(Scrapinghub's page with the largest gain: token F1 0.045 kept, 0.892 sent on, at 0.66 of the
+threshold). The threshold is learnt without the rule, which sends the few such pages on top of
+the share.
 ``studies/cascade.py`` measured the share and the power on the training mixture's validation pages,
 against a learned router and the perfect one's bound, at equal shares and at equal time.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import replace
 from pathlib import Path
 
@@ -51,6 +53,7 @@ from boilerbench.extractors.base import (
 )
 from boilerbench.extractors.members import Member
 from boilerbench.extractors.sharing import sharing
+from boilerbench.extractors.stack.model import Stack
 
 #: The two stages, in the order they run.
 STAGES = ("fast", "accurate")
@@ -73,6 +76,43 @@ def routing_score(doubt: float, html_chars: int, size_power: float) -> float:
     return doubt / max(html_chars, 1) ** size_power
 
 
+def sure_share(p: np.ndarray, words: np.ndarray) -> float:
+    """The share of the page's words in blocks of probability at least 0.5 (0 for a page without
+    words): 0 on a page whose extraction is only what a decoding picks below that (the
+    expected-F1 set), where a low doubt means that the page is surely boilerplate throughout, not
+    that its extraction is right."""
+    total = float(words.sum())
+    return float(words @ (p >= 0.5)) / total if total > 0 else 0.0
+
+
+#: The probabilities and word counts a :class:`RoutingStack` decoded last, in this context (each
+#: thread its own).
+_DECODED: ContextVar[tuple[np.ndarray, np.ndarray] | None] = ContextVar("decoded", default=None)
+
+
+class RoutingStack(Stack):
+    """The stack as a cascade's fast stage: its extraction also reports ``sure_share``
+    (:func:`sure_share` of the probabilities it decoded), which ``send_none_sure`` routes by.
+    The probabilities are read where :meth:`Stack.extract` hands them to :meth:`decode`, once a
+    page, so that the stack's own extraction and the stored runs of it stay as they are."""
+
+    def decode(self, p: np.ndarray, words: np.ndarray, decoding: str | None = None) -> np.ndarray:
+        _DECODED.set((p, words))
+        return super().decode(p, words, decoding)
+
+    def extract(self, page: Page) -> Extraction:
+        token = _DECODED.set(None)
+        try:
+            extraction = super().extract(page)
+            decoded = _DECODED.get()
+        finally:
+            _DECODED.reset(token)
+        if decoded is None:
+            raise RuntimeError("Stack.extract decoded no probabilities: RoutingStack must catch them elsewhere")
+        extraction.info["sure_share"] = sure_share(decoded[0], np.asarray(decoded[1], dtype=np.float64))
+        return extraction
+
+
 class Cascade(BaseExtractor):
     """``fast`` on every page; ``accurate`` on those whose doubt for their size is above the
     threshold that sends ``share`` of the validation pages on."""
@@ -83,7 +123,7 @@ class Cascade(BaseExtractor):
         accurate: BaseExtractor | None = None,
         share: float = 0.25,
         size_power: float = 0.5,
-        send_none_sure: bool = True,
+        send_none_sure: bool = False,
     ) -> None:
         if fast is None or accurate is None:
             raise ConfigError("a cascade needs both stages: extractor.fast and extractor.accurate (extractor configs)")
@@ -119,7 +159,8 @@ class Cascade(BaseExtractor):
 
     def saved_params(self) -> dict:
         """Each stage's saved hyperparameters, the share and the size power (``send_none_sure``
-        is applied to each page and changes no fitted state)."""
+        is applied to each page and changes no fitted state; off by default, so that a cascade
+        saved before it existed routes as it did)."""
         return {
             "fast": self.fast.saved_params(),
             "accurate": self.accurate.saved_params(),
@@ -165,7 +206,7 @@ class Cascade(BaseExtractor):
             if sure is None:
                 raise ConfigError(
                     "the cascade's fast stage must report info['sure_share'] with extractor.send_none_sure=true: "
-                    "use a stack"
+                    "use a RoutingStack (boilerbench.extractors.cascade.RoutingStack)"
                 )
             if float(sure) <= 0.0:
                 return True

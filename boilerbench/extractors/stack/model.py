@@ -197,15 +197,6 @@ def page_doubt(p: np.ndarray, words: np.ndarray) -> float:
     return float(words @ np.minimum(p, 1 - p)) / total if total > 0 else 0.0
 
 
-def sure_share(p: np.ndarray, words: np.ndarray) -> float:
-    """The share of the page's words in blocks the model holds more likely content than not
-    (p >= 0.5). 0 on a page whose extraction is only what a decoding picks below that (the
-    expected-F1 set): there a low doubt means the page is surely boilerplate, not that the
-    extraction is right, and a cascade sends the page on whatever its doubt."""
-    total = float(words.sum())
-    return float(words @ (p >= 0.5)) / total if total > 0 else 0.0
-
-
 def split_pages(values: np.ndarray, layouts: Sequence[Layout]) -> list[np.ndarray]:
     """Rows (or per-block values) concatenated over pages, cut back into one array per page."""
     return np.split(values, np.cumsum([len(layout.paths) for layout in layouts])[:-1])
@@ -673,8 +664,7 @@ class Stack(WithMembers, BaseExtractor):
         segmented before), ``members_ms`` (the members' runs and their alignment),
         ``features_ms`` (block features and vote features), ``trees_ms`` (both stages and the
         context columns, and the page-type probabilities), ``decode_ms`` (the decoding), and ``stack_ms``: all but
-        the members; ``doubt`` is :func:`page_doubt` of the decoded probabilities and ``sure_share``
-        :func:`sure_share` of them (what a cascade routes pages by)."""
+        the members; ``doubt`` is :func:`page_doubt` of the decoded probabilities."""
         require_fitted(self, "model_")
         clock = StageClock()
         words = page.blocks.word_counts
@@ -698,7 +688,6 @@ class Stack(WithMembers, BaseExtractor):
         info: dict = clock.laps
         info["stack_ms"] = sum(ms for stage, ms in info.items() if stage != "members_ms")
         info["doubt"] = page_doubt(p, words.astype(np.float64))
-        info["sure_share"] = sure_share(p, words.astype(np.float64))
         if page_type is not None and types is not None:
             info["predicted_page_type"] = page_type
             info["page_type_confidence"] = float(types.max())
