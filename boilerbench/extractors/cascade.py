@@ -15,9 +15,8 @@ With ``send_none_sure`` a page also goes on, whatever its score, when the fast s
 none of its blocks (``info["sure_share"]`` 0: no word in a block of p >= 0.5, reported by a
 :class:`RoutingStack`): its extraction is then what a decoding picks below that, and a low doubt
 there says that the page looks like boilerplate throughout, not that the extraction is right
-(Scrapinghub's page with the largest gain: token F1 0.045 kept, 0.892 sent on, at 0.66 of the
-threshold). The threshold is learnt without the rule, which sends the few such pages on top of
-the share.
+(Scrapinghub's page with the largest gain is such a page, well below the threshold). The
+threshold is learnt without the rule, which sends the few such pages on top of the share.
 ``studies/cascade.py`` measured the share and the power on the training mixture's validation pages,
 against a learned router and the perfect one's bound, at equal shares and at equal time.
 
@@ -214,8 +213,9 @@ class Cascade(BaseExtractor):
 
     def extract(self, page: Page) -> Extraction:
         """The fast stage's extraction, or the accurate one's where the fast one doubts the page
-        enough for its size or is sure of none of its blocks. Both stages run inside one :func:`sharing` scope: the accurate stage
-        reuses the fast one's votes of the members they have in common and its block features.
+        enough for its size (or, with ``send_none_sure``, is sure of none of its blocks). Both
+        stages run inside one :func:`sharing` scope: the accurate stage reuses the fast one's
+        votes of the members they have in common and its block features.
         ``info``: the extraction's own, each stage's ms summed where both ran, ``doubt`` (the fast
         stage's) and ``cascade_stage``."""
         require_fitted(self, "threshold_")
