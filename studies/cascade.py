@@ -68,7 +68,7 @@ from boilerbench.errors import ConfigError
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.model_file import load_model_file
 from boilerbench.experiments.runner import build
-from boilerbench.extractors.cascade import Cascade, routing_score
+from boilerbench.extractors.cascade import Cascade, routing_score, sure_share
 from boilerbench.extractors.references import Trafilatura
 from boilerbench.extractors.stack.model import page_doubt
 from studies.stack_validation import load_stack, mixture_datasets
@@ -102,7 +102,7 @@ def signals(stack, page) -> np.ndarray:
     own = [
         page_doubt(p, words),
         words @ p / total,
-        words[kept].sum() / total,
+        sure_share(p, words),
         words[(p > 0.2) & (p < 0.8)].sum() / total,
         words @ np.abs(p - first) / total,
         np.log1p(len(p)),
@@ -114,7 +114,7 @@ def signals(stack, page) -> np.ndarray:
 
 def none_sure(x: np.ndarray) -> np.ndarray:
     """The pages (rows of :func:`signals`) on which the fast stack is sure of no block: no word
-    lies in a block of p >= 0.5."""
+    lies in a block of p >= 0.5 (what the cascade's ``send_none_sure`` sends on)."""
     return x[:, 2] <= 0
 
 
