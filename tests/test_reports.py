@@ -642,3 +642,47 @@ def test_a_cross_validated_run_on_other_training_data_keeps_the_row_of_the_shipp
     pd.DataFrame([shipped]).to_csv(tmp_path / "runs.csv", index=False)
     merged = collect([sweep], base=tmp_path / "runs.csv")
     assert sorted(merged.loc[merged["extractor"] == "cetd", "run_dir"].str.endswith("shipped")) == [False, True]
+
+
+def test_an_update_takes_the_rerun_jobs_row_and_what_it_changes_and_keeps_what_cannot_be_rebuilt_here(
+    experiment, tmp_path, capsys
+):
+    """A store whose run folders are gone (a fresh clone), and one of its jobs rerun with another
+    F1: the update copies the new row and the table it changes, keeps the artefacts that read page
+    rows (no build here can make them) and the index, and archives the job. What would fail: the
+    store rebuilt wholesale (table_strata lost, the index listing it as missing), other rows
+    dropped, or the rerun job left unarchived."""
+    import shutil
+
+    from boilerbench.reports.archive import SUFFIX, archived_summary
+    from boilerbench.reports.update import main as update_main
+
+    sweep, out, _ = experiment
+    store = tmp_path / "results"
+    shutil.copytree(out, store)
+    rows = pd.read_csv(store / "runs.csv")
+    rows["run_dir"] = [str(tmp_path / "elsewhere" / f"run{i}") for i in range(len(rows))]
+    rows.to_csv(store / "runs.csv", index=False)
+    kept = {name: (store / name).read_bytes() for name in ("table_strata.md", "fig_strata.png", "README.md")}
+    job = tmp_path / "multirun" / "exp" / "1_cetd_plaintext"
+    shutil.copytree(next(p for p in sweep.iterdir() if p.name.endswith("_cetd_plaintext")), job)
+    summary = json.loads((job / "summary.json").read_text())
+    summary["finished_at"], summary["metrics"]["block"]["f1"] = "2999-01-01T00:00:00+00:00", 0.321
+    (job / "summary.json").write_text(json.dumps(summary))
+
+    assert update_main([str(job), "--store", str(store)]) == 0
+    printed = capsys.readouterr().out
+    copied = printed.splitlines()[0].removeprefix(f"updated in {store}: ").split(", ")
+    assert {"runs.csv", "sweeps.csv", "table_cleaneval.md", "table_cleaneval.csv"} <= set(copied)
+    assert not {"README.md", "table_strata.md", "table_datasets.md"} & set(copied)  # kept, or unchanged by cetd
+    assert all((store / name).read_bytes() == data for name, data in kept.items())
+    after = pd.read_csv(store / "runs.csv").set_index("extractor")
+    assert sorted(after.index) == ["all_text", "bte", "cetd"]
+    assert after.loc["cetd", "block.f1"] == 0.321 and after.loc["cetd", "run_dir"] == str(job)
+    assert after.loc["bte", "block.f1"] == rows.set_index("extractor").loc["bte", "block.f1"]
+    assert pd.read_csv(store / "table_cleaneval.csv").set_index("extractor").loc["cetd", "F1"] == 0.321
+    packed = store / "archive" / "exp" / f"1_cetd_plaintext{SUFFIX}"
+    assert archived_summary(packed)["metrics"]["block"]["f1"] == 0.321
+    # the other rows have no run here: listed, not an error; a job that is not a run folder is
+    assert "2 rows without their run" in printed
+    assert update_main([str(tmp_path / "nowhere"), "--store", str(store)]) == 2

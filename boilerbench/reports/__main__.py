@@ -24,6 +24,10 @@ reports`` on a fresh clone reruns only the jobs whose run key changed
 and says whether each gives its archived figures (within a relative 1e-9) and run key on this machine,
 exiting 1 when one does not (:mod:`boilerbench.reports.reproduce`).
 
+``boilerbench report update JOB_DIR...`` brings the results store up to date with a few rerun
+jobs: their rows, the artefacts those rows change and the jobs' archives, and nothing else
+(:mod:`boilerbench.reports.update`).
+
 ``boilerbench report --list-experiments`` prints the experiment configs whose runs the artefacts
 need (what ``make reports`` runs: :func:`boilerbench.reports.artefacts.experiments_to_run`).
 
@@ -284,10 +288,16 @@ def _reproduce(argv: list[str]) -> int:
     return reproduce_main(argv)
 
 
+def _update(argv: list[str]) -> int:
+    from boilerbench.reports.update import main as update_main
+
+    return update_main(argv)
+
+
 #: ``python -m boilerbench.reports NAME ...``: the subcommands (a run folder cannot be named like them);
 #: the ``boilerbench`` command runs them as ``boilerbench compare`` and ``boilerbench inspect``, and
-#: ``boilerbench report reproduce``.
-SUBCOMMANDS = {"compare": _compare, "inspect": _inspect, "reproduce": _reproduce}
+#: ``boilerbench report reproduce``, ``boilerbench report update``.
+SUBCOMMANDS = {"compare": _compare, "inspect": _inspect, "reproduce": _reproduce, "update": _update}
 
 
 if __name__ == "__main__":
