@@ -21,7 +21,7 @@ from boilerbench.experiments import run
 from boilerbench.extractors.base import BaseExtractor, Extraction
 from boilerbench.extractors.members import FAILED, build_members
 from boilerbench.extractors.references.justext import JusText, NoStoplistError
-from boilerbench.reports.__main__ import build_all
+from boilerbench.reports.build import build_all
 from boilerbench.reports.languages import (
     MIN_PAGES,
     cv_labelled,

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 from conftest import PROJECT, write_pairs
 
-from boilerbench.reports.__main__ import FIGURE_FORMATS, figure_bytes, shown_folder
+from boilerbench.reports.build import FIGURE_FORMATS, figure_bytes, shown_folder
 from boilerbench.reports.collect import collect
 from boilerbench.reports.figures import pareto_front
 from boilerbench.reports.tables import Table, fmt
@@ -196,7 +196,7 @@ def test_a_store_whose_run_folders_are_gone_builds_its_tables_and_says_what_it_l
     build from the rows, the artefacts that read page rows are listed as missing, and the page
     rows' absence is said once. What would fail: an artefact reading pages.csv directly (a crash),
     or significance marks dropped without a word."""
-    from boilerbench.reports.__main__ import build_all
+    from boilerbench.reports.build import build_all
 
     _, out, _ = experiment
     moved = pd.read_csv(out / "runs.csv")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from boilerbench.reports.__main__ import build_all
+from boilerbench.reports.build import build_all
 from boilerbench.reports.datasets import training_source
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from boilerbench.atomic import atomic_write_bytes
 from boilerbench.reports.archive import archive_store
+from boilerbench.reports.build import build_all
 from boilerbench.reports.collect import read_runs
 
 #: The store ``make store`` fills (the folder of ``reports/results/runs.csv``).
@@ -55,8 +56,6 @@ def changed_files(before: Path, after: Path) -> list[str]:
 def update(jobs: list[Path], store: Path = STORE_DIR) -> tuple[list[str], list[str]]:
     """Bring ``store`` up to date with the run folders ``jobs`` (see the module docstring): the
     names of the files copied into it, and the archive's lines (its report)."""
-    from boilerbench.reports.__main__ import build_all
-
     runs_csv = store / "runs.csv"
     with tempfile.TemporaryDirectory(prefix="boilerbench-update-") as tmp:
         before, after, nothing = Path(tmp) / "before", Path(tmp) / "after", Path(tmp) / "nothing"
