@@ -31,7 +31,7 @@ import tempfile
 from pathlib import Path
 
 from boilerbench.atomic import atomic_write_bytes
-from boilerbench.reports.archive import archive_store
+from boilerbench.reports.archive import ArchiveReport, archive_store
 from boilerbench.reports.build import build_all
 from boilerbench.reports.collect import read_runs
 
@@ -53,9 +53,9 @@ def changed_files(before: Path, after: Path) -> list[str]:
     )
 
 
-def update(jobs: list[Path], store: Path = STORE_DIR) -> tuple[list[str], list[str]]:
+def update(jobs: list[Path], store: Path = STORE_DIR) -> tuple[list[str], ArchiveReport]:
     """Bring ``store`` up to date with the run folders ``jobs`` (see the module docstring): the
-    names of the files copied into it, and the archive's lines (its report)."""
+    names of the files copied into it, and what archiving did."""
     runs_csv = store / "runs.csv"
     with tempfile.TemporaryDirectory(prefix="boilerbench-update-") as tmp:
         before, after, nothing = Path(tmp) / "before", Path(tmp) / "after", Path(tmp) / "nothing"
@@ -66,8 +66,7 @@ def update(jobs: list[Path], store: Path = STORE_DIR) -> tuple[list[str], list[s
         for name in copied:
             atomic_write_bytes(store / name, (after / name).read_bytes())
     roots = sorted({job.parent.parent for job in jobs})
-    report = archive_store(read_runs(runs_csv), roots, store / "archive")
-    return copied, report.lines()
+    return copied, archive_store(read_runs(runs_csv), roots, store / "archive")
 
 
 def main(argv: list[str]) -> int:
@@ -80,11 +79,9 @@ def main(argv: list[str]) -> int:
         what = f"no run in {', '.join(absent)}" if absent else f"no results store in {args.store}"
         print(f"error: {what}", file=sys.stderr)
         return 2
-    copied, lines = update(args.jobs, args.store)
+    copied, report = update(args.jobs, args.store)
     print(f"updated in {args.store}: {', '.join(copied) or 'nothing'}")
-    print("\n".join(lines))
-    rows = read_runs(args.store / "runs.csv")
+    print("\n".join(report.lines()))
     ours = {str(job) for job in args.jobs}
-    keys = set(rows.loc[rows["run_dir"].astype(str).isin(ours), "run_key"].astype(str))
-    unarchived = [line for line in lines if line.startswith("missing: ") and line.split()[1] in keys]
-    return 1 if unarchived else 0
+    # a missing row is "run_key run_dir": one of the jobs' rows left without its archive fails
+    return 1 if any(row.split(" ", 1)[1] in ours for row in report.missing) else 0
