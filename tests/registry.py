@@ -24,6 +24,7 @@ QUICK_FIT = {
     "web2text_unary": ("max_steps=100", "eval_every=50"),
     "stack": ("n_estimators=20",),
     "cascade": ("fast.n_estimators=20", "accurate.n_estimators=20"),
+    "arbiter": ("base.n_estimators=20",),
 }
 
 

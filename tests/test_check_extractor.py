@@ -25,6 +25,7 @@ TINY = {
     "stack": ("n_estimators=5",),
     "stack_fast": ("n_estimators=5",),
     "cascade": ("fast.n_estimators=5", "accurate.n_estimators=5"),
+    "arbiter": ("base.n_estimators=5",),
 }
 #: Configs whose checks still take several seconds (a language model, many member libraries).
 SLOW = {"boilernet", "lm_embedding", "readabilipy"}

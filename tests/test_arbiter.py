@@ -1,0 +1,155 @@
+"""The page-level arbiter (boilerbench/extractors/arbiter.py): its features, its selector and which
+extraction it keeps. Its contract (fit, save/load, clone, hostile pages) with a real stack and
+Readability is checked by tests/test_check_extractor.py."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from boilerbench.datasets.page import Page
+from boilerbench.errors import ConfigError
+from boilerbench.extractors.arbiter import FEATURES, Arbiter, Selector, arbiter_features, page_gain
+from boilerbench.extractors.base import BaseExtractor, Extraction, NotFittedError, Tags
+
+
+class _Side(BaseExtractor):
+    """Extracts ``texts[page.id]``, with ``doubts[page.id]`` as its doubt when given."""
+
+    def __init__(self, texts: dict | None = None, doubts: dict | None = None, ms: float = 1.0) -> None:
+        self.texts = texts
+        self.doubts = doubts
+        self.ms = ms
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=False)
+
+    def extract(self, page: Page) -> Extraction:
+        info: dict = {"features_ms": self.ms}
+        if self.doubts is not None:
+            info["doubt"] = self.doubts[page.id]
+        return Extraction((self.texts or {})[page.id], info=info)
+
+
+def test_the_features_of_a_short_extraction_inside_a_long_one():
+    base = Extraction(
+        "the cat sat on the mat", info={"doubt": 0.2, "predicted_page_type": "article", "page_type_confidence": 0.9}
+    )
+    row = dict(zip(FEATURES, arbiter_features(base, Extraction("the cat")), strict=True))
+    assert row["log_tokens_ratio"] == pytest.approx(math.log(3) - math.log(7))
+    assert row["log_base_tokens"] == pytest.approx(math.log(7))
+    assert row["alternative_in_base"] == 1.0
+    assert row["base_in_alternative"] == pytest.approx(2 / 6)
+    assert row["base_doubt"] == 0.2
+    assert row["base_article"] == 0.9
+
+
+def test_a_page_predicted_as_another_type_has_no_article_confidence_and_a_plain_extractor_none_known():
+    forum = Extraction("a b", info={"predicted_page_type": "forum", "page_type_confidence": 0.8})
+    assert arbiter_features(forum, Extraction("c"))[FEATURES.index("base_article")] == 0.0
+    row = arbiter_features(Extraction("a b"), Extraction("c d e"))
+    assert np.isnan(row[FEATURES.index("base_doubt")]) and np.isnan(row[FEATURES.index("base_article")])
+    assert row[FEATURES.index("alternative_in_base")] == 0.0
+    empty = arbiter_features(Extraction(""), Extraction(""))
+    assert empty[FEATURES.index("alternative_in_base")] == 1.0 and empty[FEATURES.index("log_tokens_ratio")] == 0.0
+
+
+def test_the_gain_is_the_alternatives_token_f1_minus_the_bases():
+    page = Page("p", "<p>x</p>", "a b c")
+    # base: P 3/6, R 1, F1 2/3; alternative: P 1, R 2/3, F1 0.8
+    assert page_gain(Extraction("a b c x y z"), Extraction("a b"), page) == pytest.approx(0.8 - 2 / 3)
+
+
+def _teasers_and_articles() -> tuple[list[Page], dict, dict, dict]:
+    """Eight validation pages on which Readability's extraction is the article's first three words:
+    on t1..t4 the gold is those three and the stack adds teasers (and doubts the page), on a1..a4
+    the gold is the whole text the stack keeps (and it is sure of it)."""
+    short, long = "one two three", "one two three four five six seven eight"
+    pages, ours, theirs, doubts = [], {}, {}, {}
+    for i in range(1, 5):
+        for kind, gold, doubt in (("t", short, 0.3 + i / 100), ("a", long, 0.02 + i / 100)):
+            pages.append(Page(f"{kind}{i}", "<p>x</p>", gold))
+            ours[f"{kind}{i}"], theirs[f"{kind}{i}"], doubts[f"{kind}{i}"] = long, short, doubt
+    return pages, ours, theirs, doubts
+
+
+def test_the_arbiter_keeps_readability_where_the_stack_doubts_a_page_like_those_where_it_lost():
+    pages, ours, theirs, doubts = _teasers_and_articles()
+    ours.update(new_doubtful=ours["t1"], new_sure=ours["a1"])
+    theirs.update(new_doubtful=theirs["t1"], new_sure=theirs["a1"])
+    doubts.update(new_doubtful=0.33, new_sure=0.03)
+    arbiter = Arbiter(_Side(ours, doubts, ms=1.0), _Side(theirs, ms=2.0)).fit([], pages)
+    assert arbiter.fit_info_ == {"selector_pages": 8, "alternative_better": 4, "base_better": 4}
+    doubtful = arbiter.extract(Page("new_doubtful", "<p>x</p>", ""))
+    sure = arbiter.extract(Page("new_sure", "<p>x</p>", ""))
+    assert doubtful.text == "one two three" and doubtful.info["arbiter_choice"] == "alternative"
+    assert sure.text.startswith("one two three four") and sure.info["arbiter_choice"] == "base"
+    assert doubtful.info["arbiter_probability"] > 0.5 > sure.info["arbiter_probability"]
+    assert doubtful.info["features_ms"] == 3.0  # both sides ran
+
+
+def test_pages_where_the_two_agree_teach_the_selector_nothing():
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [0.2, 0.9], [0.9, 0.1]])
+    gain = np.array([0.5, -0.4, 0.3, -0.2])
+    agree = np.array([[5.0, 5.0], [-3.0, 7.0]])
+    alone = Selector.fit(X, gain, 1.0, 0)
+    padded = Selector.fit(np.vstack([X, agree]), np.concatenate([gain, [0.0, 0.0]]), 1.0, 0)
+    assert np.allclose(alone.probability(X), padded.probability(X))
+    assert alone.probability(X[:1])[0] > 0.5 > alone.probability(X[1:2])[0]
+
+
+def test_a_side_that_never_wins_on_validation_is_never_chosen_and_missing_values_read_as_the_mean():
+    X = np.array([[1.0, np.nan], [2.0, 3.0], [3.0, 5.0]])
+    never = Selector.fit(X, np.array([-0.1, -0.2, 0.0]), 1.0, 0)
+    assert (never.probability(X) < 1e-4).all()
+    always = Selector.fit(X, np.array([0.1, 0.2, 0.3]), 1.0, 0)
+    assert (always.probability(X) > 1 - 1e-4).all()
+    assert always.mean.tolist() == [2.0, 4.0]
+    assert Selector.fit(X, np.array([0.1, -0.2, 0.3]), 1.0, 0).probability(np.array([2.0, np.nan])).shape == (1,)
+
+
+def test_the_selector_round_trips_through_its_numbers(tmp_path):
+    pages, ours, theirs, doubts = _teasers_and_articles()
+    arbiter = Arbiter(_Side(ours, doubts), _Side(theirs)).fit([], pages)
+    arbiter.save(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arbiter.json"]  # plain numbers, no pickle
+    again = Arbiter(_Side(ours, doubts), _Side(theirs)).load(tmp_path)
+    for page in pages:
+        assert again.extract(page).info["arbiter_probability"] == arbiter.extract(page).info["arbiter_probability"]
+    with pytest.raises(ValueError, match="other hyperparameters"):
+        Arbiter(_Side(ours, doubts), _Side(theirs), threshold=0.7).load(tmp_path)
+
+
+def test_an_arbiter_extracts_nothing_before_fit_and_refuses_bad_settings():
+    with pytest.raises(NotFittedError):
+        Arbiter(_Side({"p": "x"}), _Side({"p": "y"})).extract(Page("p", "<p>x</p>", ""))
+    for bad in ({"threshold": 1.0}, {"c": 0.0}, {"validation_share": 0.0}):
+        with pytest.raises(ConfigError):
+            Arbiter(_Side(), _Side(), **bad)
+    with pytest.raises(ConfigError):
+        Arbiter(None, _Side())
+
+
+class _Fails(_Side):
+    def extract(self, page: Page) -> Extraction:
+        raise RecursionError("too deep")
+
+
+def test_the_bases_extraction_stands_where_the_alternative_is_empty_or_fails():
+    pages, ours, theirs, doubts = _teasers_and_articles()
+    ours.update(empty=ours["t1"])
+    theirs.update(empty="")
+    doubts.update(empty=0.33)
+    arbiter = Arbiter(_Side(ours, doubts), _Side(theirs)).fit([], pages)
+    assert arbiter.extract(pages[0]).info["arbiter_choice"] == "alternative"  # t1, as the test above
+    kept = arbiter.extract(Page("empty", "<p>x</p>", ""))
+    assert kept.text == ours["t1"] and kept.info["arbiter_choice"] == "base"
+    arbiter.alternative = _Fails()
+    failed = arbiter.extract(pages[0])
+    assert failed.text == ours["t1"] and failed.info["arbiter_alternative_error"] == "RecursionError: too deep"
+    # pages the alternative leaves empty are not the selector's rows
+    theirs.update(t1="")
+    assert Arbiter(_Side(ours, doubts), _Side(theirs)).fit([], pages).fit_info_["selector_pages"] == 7
