@@ -12,7 +12,15 @@ import pytest
 
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
-from boilerbench.extractors.arbiter import FEATURES, Arbiter, Selector, arbiter_features, page_gain
+from boilerbench.extractors.arbiter import (
+    FEATURES,
+    THRESHOLDS,
+    Arbiter,
+    Selector,
+    arbiter_features,
+    choose_threshold,
+    page_gain,
+)
 from boilerbench.extractors.base import BaseExtractor, Extraction, NotFittedError, Tags
 
 
@@ -63,14 +71,14 @@ def test_the_gain_is_the_alternatives_token_f1_minus_the_bases():
     assert page_gain(Extraction("a b c x y z"), Extraction("a b"), page) == pytest.approx(0.8 - 2 / 3)
 
 
-def _teasers_and_articles() -> tuple[list[Page], dict, dict, dict]:
-    """Eight validation pages on which Readability's extraction is the article's first three words:
-    on t1..t4 the gold is those three and the stack adds teasers (and doubts the page), on a1..a4
+def _teasers_and_articles(n: int = 30) -> tuple[list[Page], dict, dict, dict]:
+    """2n validation pages on which Readability's extraction is the article's first three words:
+    on t1..tn the gold is those three and the stack adds teasers (and doubts the page), on a1..an
     the gold is the whole text the stack keeps (and it is sure of it)."""
     short, long = "one two three", "one two three four five six seven eight"
     pages, ours, theirs, doubts = [], {}, {}, {}
-    for i in range(1, 5):
-        for kind, gold, doubt in (("t", short, 0.3 + i / 100), ("a", long, 0.02 + i / 100)):
+    for i in range(1, n + 1):
+        for kind, gold, doubt in (("t", short, 0.3 + i / 1000), ("a", long, 0.02 + i / 1000)):
             pages.append(Page(f"{kind}{i}", "<p>x</p>", gold))
             ours[f"{kind}{i}"], theirs[f"{kind}{i}"], doubts[f"{kind}{i}"] = long, short, doubt
     return pages, ours, theirs, doubts
@@ -82,41 +90,98 @@ def test_the_arbiter_keeps_readability_where_the_stack_doubts_a_page_like_those_
     theirs.update(new_doubtful=theirs["t1"], new_sure=theirs["a1"])
     doubts.update(new_doubtful=0.33, new_sure=0.03)
     arbiter = Arbiter(_Side(ours, doubts, ms=1.0), _Side(theirs, ms=2.0)).fit([], pages)
-    assert arbiter.fit_info_ == {"selector_pages": 8, "alternative_better": 4, "base_better": 4}
+    assert arbiter.fit_info_ == {
+        "selector_rows": 60,
+        "alternative_better": 30,
+        "base_better": 30,
+        "threshold": arbiter.threshold_,
+    }
     doubtful = arbiter.extract(Page("new_doubtful", "<p>x</p>", ""))
     sure = arbiter.extract(Page("new_sure", "<p>x</p>", ""))
     assert doubtful.text == "one two three" and doubtful.info["arbiter_choice"] == "alternative"
     assert sure.text.startswith("one two three four") and sure.info["arbiter_choice"] == "base"
-    assert doubtful.info["arbiter_probability"] > 0.5 > sure.info["arbiter_probability"]
+    assert doubtful.info["arbiter_probability"] > arbiter.threshold_ > sure.info["arbiter_probability"]
     assert doubtful.info["features_ms"] == 3.0  # both sides ran
 
 
+class _Fits:
+    """The ids of the training pages of each fit, in order (one object that clones share)."""
+
+    def __init__(self) -> None:
+        self.fits: list[list[str]] = []
+
+
+class _Learns(_Side):
+    """A side that learns: ``fit`` records the ids of the pages it saw in ``seen``."""
+
+    def __init__(self, texts: dict | None = None, doubts: dict | None = None, ms: float = 1.0, seen=None) -> None:
+        super().__init__(texts, doubts, ms)
+        self.seen = seen
+
+    def __boilerbench_tags__(self) -> Tags:
+        return replace(super().__boilerbench_tags__(), learns=True, persistent=True)
+
+    def fit(self, train, validation=None):
+        self.seen.fits.append(sorted(p.id for p in train))
+        self.fitted_ = True
+        return self
+
+    def save(self, directory) -> None:
+        pass
+
+    def load(self, directory):
+        return self
+
+
+def test_the_selector_learns_from_out_of_fold_extractions_of_the_training_pages_cut_by_site():
+    pages, ours, theirs, doubts = _teasers_and_articles(n=6)
+    for k, page in enumerate(pages):
+        page.meta["group"] = f"site{k % 4}"
+    record = _Fits()
+    arbiter = Arbiter(_Learns(ours, doubts, seen=record), _Side(theirs), selector_folds=2, threshold=0.5)
+    arbiter.fit(pages, pages[:2])
+    seen = record.fits
+    # two fold fits, each without the other fold's sites, then the final fit on every page
+    assert len(seen) == 3 and seen[2] == sorted(p.id for p in pages)
+    sites = [{page.meta["group"] for page in pages if page.id in fold} for fold in seen[:2]]
+    assert sites[0].isdisjoint(sites[1]) and sites[0] | sites[1] == {"site0", "site1", "site2", "site3"}
+    # every training page is a row once (out of fold), and the two validation pages once more
+    assert arbiter.fit_info_["selector_rows"] == len(pages) + 2
+
+
+def test_the_chosen_threshold_makes_the_best_choices_on_separable_rows():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(200, 1))
+    gain = np.where(x[:, 0] < 0, 0.4, -0.3)
+    threshold = choose_threshold(x, gain, [str(i) for i in range(200)], 3, 0)
+    assert threshold in THRESHOLDS
+    chosen = Selector.fit(x, gain, 0).probability(x) > threshold
+    assert (chosen == (x[:, 0] < 0)).mean() > 0.95
+
+
 def test_pages_where_the_two_agree_teach_the_selector_nothing():
-    X = np.array([[0.0, 1.0], [1.0, 0.0], [0.2, 0.9], [0.9, 0.1]])
-    gain = np.array([0.5, -0.4, 0.3, -0.2])
-    agree = np.array([[5.0, 5.0], [-3.0, 7.0]])
-    alone = Selector.fit(X, gain, 1.0, 0)
-    padded = Selector.fit(np.vstack([X, agree]), np.concatenate([gain, [0.0, 0.0]]), 1.0, 0)
-    assert np.allclose(alone.probability(X), padded.probability(X))
-    assert alone.probability(X[:1])[0] > 0.5 > alone.probability(X[1:2])[0]
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(100, 2))
+    gain = np.where(X[:, 0] < 0, 0.5, -0.4)
+    agree = rng.normal(size=(50, 2)) * 5
+    alone = Selector.fit(X, gain, 0)
+    padded = Selector.fit(np.vstack([X, agree]), np.concatenate([gain, np.zeros(50)]), 0)
+    assert np.array_equal(alone.probability(X), padded.probability(X))
 
 
-def test_a_side_that_never_wins_on_validation_is_never_chosen_and_missing_values_read_as_the_mean():
+def test_a_side_that_never_wins_is_never_chosen():
     X = np.array([[1.0, np.nan], [2.0, 3.0], [3.0, 5.0]])
-    never = Selector.fit(X, np.array([-0.1, -0.2, 0.0]), 1.0, 0)
-    assert (never.probability(X) < 1e-4).all()
-    always = Selector.fit(X, np.array([0.1, 0.2, 0.3]), 1.0, 0)
-    assert (always.probability(X) > 1 - 1e-4).all()
-    assert always.mean.tolist() == [2.0, 4.0]
-    assert Selector.fit(X, np.array([0.1, -0.2, 0.3]), 1.0, 0).probability(np.array([2.0, np.nan])).shape == (1,)
+    assert (Selector.fit(X, np.array([-0.1, -0.2, 0.0]), 0).probability(X) == 0.0).all()
+    assert (Selector.fit(X, np.array([0.1, 0.2, 0.0]), 0).probability(X) == 1.0).all()
 
 
-def test_the_selector_round_trips_through_its_numbers(tmp_path):
+def test_the_selector_round_trips_through_its_model_text(tmp_path):
     pages, ours, theirs, doubts = _teasers_and_articles()
     arbiter = Arbiter(_Side(ours, doubts), _Side(theirs)).fit([], pages)
     arbiter.save(tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["arbiter.json"]  # plain numbers, no pickle
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arbiter.json"]  # text and numbers, no pickle
     again = Arbiter(_Side(ours, doubts), _Side(theirs)).load(tmp_path)
+    assert again.threshold_ == arbiter.threshold_
     for page in pages:
         assert again.extract(page).info["arbiter_probability"] == arbiter.extract(page).info["arbiter_probability"]
     with pytest.raises(ValueError, match="other hyperparameters"):
@@ -126,7 +191,7 @@ def test_the_selector_round_trips_through_its_numbers(tmp_path):
 def test_an_arbiter_extracts_nothing_before_fit_and_refuses_bad_settings():
     with pytest.raises(NotFittedError):
         Arbiter(_Side({"p": "x"}), _Side({"p": "y"})).extract(Page("p", "<p>x</p>", ""))
-    for bad in ({"threshold": 1.0}, {"c": 0.0}, {"validation_share": 0.0}):
+    for bad in ({"threshold": 1.0}, {"selector_folds": 1}, {"validation_share": 0.0}):
         with pytest.raises(ConfigError):
             Arbiter(_Side(), _Side(), **bad)
     with pytest.raises(ConfigError):
@@ -152,4 +217,4 @@ def test_the_bases_extraction_stands_where_the_alternative_is_empty_or_fails():
     assert failed.text == ours["t1"] and failed.info["arbiter_alternative_error"] == "RecursionError: too deep"
     # pages the alternative leaves empty are not the selector's rows
     theirs.update(t1="")
-    assert Arbiter(_Side(ours, doubts), _Side(theirs)).fit([], pages).fit_info_["selector_pages"] == 7
+    assert Arbiter(_Side(ours, doubts), _Side(theirs)).fit([], pages).fit_info_["selector_rows"] == 59

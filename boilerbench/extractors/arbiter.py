@@ -10,13 +10,17 @@ way: its element misses a forum's replies, a listing's items, the headings and l
 gold keeps. Which of the two to trust is a page-level question, asked of what the two extractions
 are and how they overlap (:func:`arbiter_features`), not of the page's language.
 
-The selector is a logistic regression of "the alternative's token F1 is higher" on those features,
-each validation page weighted by how much the choice changes its F1 (a page where both agree
-teaches nothing), so that it learns the pages where the choice matters. It is fitted on the
-validation pages: the base stack's early stopping reads them, but it is not trained on them, so
-its extractions there are as it makes them on new pages, and their errors are what the selector
-must learn to see. A page goes to the alternative when the predicted probability is above
-``threshold``. It is saved as numbers in JSON; nothing is unpickled.
+The selector is a small set of gradient-boosted trees (LightGBM) for "the alternative's token F1
+is higher", each page weighted by how much the choice changes its F1 (a page where both agree
+teaches nothing). It must learn the base's errors as they fall on pages the base never saw, so its
+rows are out of fold (stacked generalisation, Wolpert 1992): the training pages are cut into
+``selector_folds`` folds by site (``meta["group"]``; a page a balanced mixture repeats stays in one
+fold), a clone of the base is fitted on the other folds and extracts each fold's pages; the
+validation pages add their rows from the final base, fitted on all training pages. The base's
+extractions of its own training pages would teach it nothing: the base fits them. With
+``threshold`` None the probability above which a page goes to the alternative is chosen on the same
+rows, by the selector's own out-of-fold predictions (the candidate with the largest mean gain).
+The trees are saved as LightGBM's text in JSON; nothing is unpickled.
 
 The alternative is a fallback's opposite: the base's extraction stands where the alternative
 extracts nothing, fails or refuses the page (Readability on a page nested deeper than libxml2
@@ -39,10 +43,12 @@ import numpy as np
 from boilerbench.atomic import atomic_write_text
 from boilerbench.cache import code_version, content_key
 from boilerbench.datasets.page import Page
-from boilerbench.errors import ConfigError
+from boilerbench.datasets.base import group_folds
+from boilerbench.errors import ConfigError, import_optional
 from boilerbench.evaluation.token import token_prf
 from boilerbench.extractors.base import (
     BaseExtractor,
+    clone,
     Extraction,
     Tags,
     dependency_versions,
@@ -113,86 +119,109 @@ def page_gain(base: Extraction, alternative: Extraction, page: Page) -> float:
     return token_prf(alternative.text, gold, tokenizer).f1 - token_prf(base.text, gold, tokenizer).f1
 
 
-class Selector:
-    """A weighted logistic regression on standardised features, a missing value (NaN) read as the
-    training rows' mean; its state is plain numbers (``to_json``/``from_json``)."""
+#: The candidate thresholds ``fit`` chooses from when ``threshold`` is None.
+THRESHOLDS = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
 
-    def __init__(self, mean: np.ndarray, scale: np.ndarray, coef: np.ndarray, intercept: float) -> None:
-        self.mean, self.scale, self.coef, self.intercept = mean, scale, coef, intercept
+
+class Selector:
+    """Gradient-boosted trees (LightGBM) for P(the alternative is better), from its model text."""
+
+    PARAMS = {
+        "objective": "binary",
+        "learning_rate": 0.05,
+        "num_leaves": 8,
+        "min_data_in_leaf": 20,
+        "num_threads": 1,
+        "deterministic": True,
+        "force_row_wise": True,
+        "verbosity": -1,
+    }
+    ROUNDS = 100
+
+    def __init__(self, text: str | None, constant: float = 0.5) -> None:
+        self.text, self.constant = text, constant
+        self._booster = None
 
     @classmethod
-    def fit(cls, X: np.ndarray, gain: np.ndarray, c: float, seed: int) -> Selector:
+    def fit(cls, X: np.ndarray, gain: np.ndarray, seed: int) -> Selector:
         """Fit "the alternative is better" on the rows of pages where the two differ, each
-        weighted by ``|gain|`` and standardised over those rows (a page where both agree changes
-        nothing). A side that never wins gives a constant selector."""
-        from sklearn.linear_model import LogisticRegression
-
+        weighted by ``|gain|``. A side that never wins gives a constant selector."""
         differ = gain != 0
-        rows = X[differ]
-        known = ~np.isnan(rows)
-        counts = known.sum(axis=0)
-        mean = np.where(counts > 0, np.where(known, rows, 0.0).sum(axis=0) / np.maximum(counts, 1), 0.0)
-        Z = np.where(known, rows, mean)
-        scale = Z.std(axis=0) if len(Z) else np.ones(X.shape[1])
-        scale = np.where(scale > 0, scale, 1.0)
         y = (gain[differ] > 0).astype(int)
         if len(np.unique(y)) < 2:
-            return cls(mean, scale, np.zeros(X.shape[1]), 10.0 if y.size and y[0] else -10.0)
-        model = LogisticRegression(C=c, random_state=seed, max_iter=1000)
-        model.fit((Z - mean) / scale, y, sample_weight=np.abs(gain[differ]))
-        return cls(mean, scale, model.coef_[0].copy(), float(model.intercept_[0]))
+            return cls(None, 1.0 if y.size and y[0] else 0.0)
+        lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
+        data = lgb.Dataset(X[differ], y, weight=np.abs(gain[differ]), free_raw_data=True)
+        booster = lgb.train({**cls.PARAMS, "seed": seed}, data, cls.ROUNDS)
+        return cls(booster.model_to_string())
 
     def probability(self, X: np.ndarray) -> np.ndarray:
         """P(the alternative is better) of each row."""
         X = np.atleast_2d(X)
-        Z = (np.where(np.isnan(X), self.mean, X) - self.mean) / self.scale
-        return 1.0 / (1.0 + np.exp(-(Z @ self.coef + self.intercept)))
+        if self.text is None:
+            return np.full(len(X), self.constant)
+        if self._booster is None:
+            lgb = import_optional("lightgbm", "lightgbm", 'install it with: pip install -e ".[stack]"')
+            self._booster = lgb.Booster(model_str=self.text)
+        return np.asarray(self._booster.predict(X, num_threads=1))
 
     def to_json(self) -> dict:
-        return {
-            "mean": self.mean.tolist(),
-            "scale": self.scale.tolist(),
-            "coef": self.coef.tolist(),
-            "intercept": self.intercept,
-        }
+        return {"text": self.text, "constant": self.constant}
 
     @classmethod
     def from_json(cls, state: dict) -> Selector:
-        return cls(
-            np.asarray(state["mean"], dtype=np.float64),
-            np.asarray(state["scale"], dtype=np.float64),
-            np.asarray(state["coef"], dtype=np.float64),
-            float(state["intercept"]),
-        )
+        return cls(state["text"], float(state["constant"]))
+
+
+def choose_threshold(X: np.ndarray, gain: np.ndarray, groups: Sequence[str], folds: int, seed: int) -> float:
+    """The candidate of :data:`THRESHOLDS` whose choices give the largest mean gain over the rows,
+    each row's probability from a selector fitted on the other ``folds`` folds of groups (the
+    highest candidate on a tie, and with rows of fewer than two groups: the base's extraction is
+    the default)."""
+    if len(set(groups)) < 2:
+        return THRESHOLDS[-1]
+    probability = np.zeros(len(gain))
+    for held in group_folds(list(groups), min(folds, len(set(groups))), seed):
+        rest = np.setdiff1d(np.arange(len(gain)), held)
+        probability[held] = Selector.fit(X[rest], gain[rest], seed).probability(X[held])
+    means = [float(np.where(probability > t, gain, 0.0).mean()) for t in THRESHOLDS]
+    best = max(means)
+    return max(t for t, m in zip(THRESHOLDS, means, strict=True) if m >= best - 1e-12)
+
+
+def page_group(page: Page) -> str:
+    """The fold group of a page: its site where the dataset names one, else the page itself."""
+    return str(page.meta.get("group") or f"{page.source}/{page.id}")
 
 
 class Arbiter(BaseExtractor):
     """``base`` and ``alternative`` on every page; the alternative's extraction where the selector
-    learnt on the validation pages gives it a probability above ``threshold`` of the higher token
-    F1. ``c``: the logistic regression's inverse regularisation; ``validation_share``: the share of
-    the training pages held out for the selector when the split has no validation pages."""
+    gives it a probability above ``threshold`` (None: chosen in ``fit``) of the higher token F1.
+    ``selector_folds``: the folds of training pages whose out-of-fold extractions the selector
+    learns from; ``validation_share``: the share of the training pages held out for the sides'
+    early stopping when the split has no validation pages."""
 
     def __init__(
         self,
         base: BaseExtractor | None = None,
         alternative: BaseExtractor | None = None,
-        threshold: float = 0.5,
-        c: float = 1.0,
+        threshold: float | None = None,
+        selector_folds: int = 3,
         validation_share: float = 0.1,
         seed: int = 0,
     ) -> None:
         if base is None or alternative is None:
             raise ConfigError("an arbiter needs both extractors: extractor.base and extractor.alternative")
-        if not 0.0 < threshold < 1.0:
-            raise ConfigError(f"extractor.threshold={threshold} must be between 0 and 1")
-        if not c > 0.0:
-            raise ConfigError(f"extractor.c={c} must be above 0")
+        if threshold is not None and not 0.0 < threshold < 1.0:
+            raise ConfigError(f"extractor.threshold={threshold} must be between 0 and 1, or null (chosen in fit)")
+        if selector_folds < 2:
+            raise ConfigError(f"extractor.selector_folds={selector_folds} must be 2 or more")
         if not 0.0 < validation_share < 1.0:
             raise ConfigError(f"extractor.validation_share={validation_share} must be between 0 and 1")
         self.base = base
         self.alternative = alternative
         self.threshold = threshold
-        self.c = c
+        self.selector_folds = selector_folds
         self.validation_share = validation_share
         self.seed = seed
 
@@ -221,7 +250,7 @@ class Arbiter(BaseExtractor):
             "base": self.base.saved_params(),
             "alternative": self.alternative.saved_params(),
             "threshold": self.threshold,
-            "c": self.c,
+            "selector_folds": self.selector_folds,
             "validation_share": self.validation_share,
             "seed": self.seed,
         }
@@ -239,42 +268,73 @@ class Arbiter(BaseExtractor):
         names = [f"arbiter.{f}" for f in FEATURES]
         return names + [f"{name}.{n}" for name, s in self._named() for n in feature_names(s) or ()]
 
+    def _rows(self, base: BaseExtractor, pages: Sequence[Page]) -> tuple[list[np.ndarray], list[float], list[str]]:
+        """The selector's rows of ``pages`` with ``base`` (each distinct page extracted once, its
+        row repeated as often as the pages repeat it), its gains and fold groups; a page the
+        alternative leaves empty is no row."""
+        rows: list[np.ndarray] = []
+        gains: list[float] = []
+        groups: list[str] = []
+        done: dict[int, tuple[np.ndarray, float] | None] = {}
+        for page in pages:
+            if id(page) not in done:
+                with sharing(page):
+                    ours, theirs = base.extract(page), extract_or_empty(self.alternative, page)
+                done[id(page)] = (arbiter_features(ours, theirs), page_gain(ours, theirs, page)) if theirs.text.strip() else None
+            row = done[id(page)]
+            if row is not None:
+                rows.append(row[0])
+                gains.append(row[1])
+                groups.append(page_group(page))
+        return rows, gains, groups
+
     def fit(self, train: Sequence[Page], validation: Sequence[Page] | None = None) -> Arbiter:
-        """Fit both sides on the training pages (the validation pages for their early stopping),
-        then the selector on the validation pages (a ``validation_share`` of the training pages
-        held out when there are none)."""
+        """Fit the alternative (if it learns) and the base on the training pages (the validation
+        pages for their early stopping), the selector on the out-of-fold rows of the training pages
+        and the validation pages' rows, and, with ``threshold`` None, the threshold on them."""
         train, validation = hold_out(train, validation, self.validation_share, random.Random(self.seed))
-        for side in self._sides():
-            if tags(side).learns:
-                side.fit(train, validation)
-        rows, gains = [], []
-        for page in validation:
-            with sharing(page):
-                ours, theirs = self.base.extract(page), extract_or_empty(self.alternative, page)
-            if not theirs.text.strip():
-                continue
-            rows.append(arbiter_features(ours, theirs))
-            gains.append(page_gain(ours, theirs, page))
-        X = np.array(rows).reshape(len(rows), len(FEATURES))
-        self.selector_ = Selector.fit(X, np.array(gains), self.c, self.seed)
+        if tags(self.alternative).learns:
+            self.alternative.fit(train, validation)
+        groups = [page_group(page) for page in train]
+        rows, gains, row_groups = [], [], []
+        # out of fold where the training pages come from two sites or more (else none: a fold
+        # fit would see no page)
+        folds = group_folds(groups, min(self.selector_folds, len(set(groups))), self.seed) if len(set(groups)) > 1 else []
+        for held in folds:
+            kept = set(held.tolist())
+            fold_base = clone(self.base).fit([p for i, p in enumerate(train) if i not in kept], validation)
+            fold = self._rows(fold_base, [train[i] for i in sorted(kept)])
+            for into, part in zip((rows, gains, row_groups), fold, strict=True):
+                into.extend(part)
+        self.base.fit(train, validation)
+        for into, part in zip((rows, gains, row_groups), self._rows(self.base, validation), strict=True):
+            into.extend(part)
+        X, gain = np.array(rows).reshape(len(rows), len(FEATURES)), np.array(gains)
+        self.selector_ = Selector.fit(X, gain, self.seed)
+        self.threshold_ = (
+            self.threshold
+            if self.threshold is not None
+            else choose_threshold(X, gain, row_groups, self.selector_folds, self.seed)
+        )
         self.fit_info_ = {
-            "selector_pages": len(rows),
-            "alternative_better": int(np.sum(np.array(gains) > 0)),
-            "base_better": int(np.sum(np.array(gains) < 0)),
+            "selector_rows": len(rows),
+            "alternative_better": int(np.sum(gain > 0)),
+            "base_better": int(np.sum(gain < 0)),
+            "threshold": self.threshold_,
         }
         return self
 
     def extract(self, page: Page) -> Extraction:
-        """The base's extraction, or the alternative's where the selector prefers it and it has text. Both run in
-        one :func:`sharing` scope (a member both read votes once). ``info``: the chosen side's,
-        each side's ms summed, ``arbiter_probability``, ``arbiter_choice`` and, where the alternative
-        failed, ``arbiter_alternative_error``."""
+        """The base's extraction, or the alternative's where the selector prefers it and it has
+        text. Both run in one :func:`sharing` scope (a member both read votes once). ``info``: the
+        chosen side's, each side's ms summed, ``arbiter_probability``, ``arbiter_choice`` and,
+        where the alternative failed, ``arbiter_alternative_error``."""
         require_fitted(self, "selector_")
         with sharing(page):
             ours = self.base.extract(page)
             theirs = extract_or_empty(self.alternative, page)
         probability = float(self.selector_.probability(arbiter_features(ours, theirs))[0])
-        chosen = theirs if probability > self.threshold and theirs.text.strip() else ours
+        chosen = theirs if probability > self.threshold_ and theirs.text.strip() else ours
         other = ours if chosen is theirs else theirs
         times = {k: v + other.info.get(k, 0.0) for k, v in chosen.info.items() if k.endswith("_ms")}
         chosen.info.update(times, arbiter_probability=probability, arbiter_choice=SIDES[chosen is theirs])
@@ -284,11 +344,7 @@ class Arbiter(BaseExtractor):
 
     def run_info(self) -> dict:
         require_fitted(self, "selector_")
-        return {
-            "selector": self.selector_.to_json(),
-            **self.fit_info_,
-            **{name: s.run_info() for name, s in self._named() if tags(s).learns},
-        }
+        return {**self.fit_info_, **{name: s.run_info() for name, s in self._named() if tags(s).learns}}
 
     def save(self, directory: str | os.PathLike[str]) -> None:
         require_fitted(self, "selector_")
@@ -297,7 +353,12 @@ class Arbiter(BaseExtractor):
             if tags(side).learns:
                 (directory / name).mkdir(parents=True, exist_ok=True)
                 side.save(directory / name)  # type: ignore[attr-defined]
-        state = {"params": self.saved_params(), "selector": self.selector_.to_json(), "fit_info": self.fit_info_}
+        state = {
+            "params": self.saved_params(),
+            "selector": self.selector_.to_json(),
+            "threshold": self.threshold_,
+            "fit_info": self.fit_info_,
+        }
         atomic_write_text(directory / STATE_FILE, json.dumps(state, indent=1))
 
     def load(self, directory: str | os.PathLike[str]) -> Arbiter:
@@ -308,5 +369,6 @@ class Arbiter(BaseExtractor):
             if tags(side).learns:
                 side.load(directory / name)  # type: ignore[attr-defined]
         self.selector_ = Selector.from_json(state["selector"])
+        self.threshold_ = float(state["threshold"])
         self.fit_info_ = dict(state["fit_info"])
         return self
