@@ -1,11 +1,12 @@
-"""The arbiter's selector chosen on the training mixture's validation pages
-(:mod:`boilerbench.extractors.arbiter`): a fitted stack and Readability extract every validation
-page of the mixture (and, with ``--test``, the test pages of the datasets named, which are read to
-report, never to choose); each page's selector features and both token F1s are written to
-``--rows``, a CSV, once. The selector is then fitted on the validation pages with each ``c`` and
-threshold, and scored by leaving one validation dataset out at a time (fitted on the others'
-pages, scored on its own), per dataset and per DANIEL and magic-html-bench language: the arbiter's
-mean token F1 minus the stack's, with the share of pages sent to Readability.
+"""The arbiter's selector (:mod:`boilerbench.extractors.arbiter`) fitted on the training mixture's
+validation pages alone, the design the arbiter replaced by out-of-fold rows: a fitted stack and
+Readability extract every validation page of the mixture (and, with ``--test``, the test pages of
+the datasets named, which are read to report, never to choose); each page's selector features and
+both token F1s are written to ``--rows``, a CSV, once. The selector is then fitted on the validation
+pages, and scored with each threshold by leaving one validation dataset out at a time (fitted on the
+others' pages, scored on its own) and on the test pages, per dataset and per DANIEL and
+magic-html-bench language: the mean token F1 of the choice minus the stack's, with the number of
+pages sent to Readability.
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.arbiter stack=models/stack/KEY \\
         --rows ../runs/arbiter_rows.csv [--test daniel,magic_html,wcxb,...]
@@ -71,41 +72,36 @@ def read_rows(path: Path) -> dict[str, np.ndarray]:
     return table
 
 
-def report(table: dict[str, np.ndarray], cs: list[float], thresholds: list[float]) -> None:
+def report(table: dict[str, np.ndarray], thresholds: list[float]) -> None:
     """Leave-one-dataset-out on the validation pages, then the selector fitted on all of them
     on the test pages; each cell: mean token F1 gain over the stack (pages sent on)."""
     X = np.column_stack([table[f] for f in FEATURES])
     gain = table["alternative_f1"] - table["stack_f1"]
     validation = table["part"] == "validation"
-    print("| c | threshold | part | rows | pages | stack | Readability | arbiter − stack | sent |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for c in cs:
-        choice = {t: np.zeros(len(gain), dtype=bool) for t in thresholds}
-        for held in np.unique(table["dataset"][validation]):
-            out = validation & (table["dataset"] == held)
-            selector = Selector.fit(X[validation & ~out], gain[validation & ~out], c, 0)
-            p = selector.probability(X[out])
-            for t in thresholds:
-                choice[t][out] = p > t
-        selector = Selector.fit(X[validation], gain[validation], c, 0)
-        p = selector.probability(X[~validation])
+    print("| threshold | part | rows | pages | stack | Readability | choice − stack | sent |")
+    print("|---|---|---|---|---|---|---|---|")
+    choice = {t: np.zeros(len(gain), dtype=bool) for t in thresholds}
+    for held in np.unique(table["dataset"][validation]):
+        out = validation & (table["dataset"] == held)
+        p = Selector.fit(X[validation & ~out], gain[validation & ~out], 0).probability(X[out])
         for t in thresholds:
-            choice[t][~validation] = p > t
-        print(f"<!-- c={c}: " + ", ".join(f"{f} {w:+.2f}" for f, w in zip(FEATURES, selector.coef, strict=True)) + " -->")
-        for t in thresholds:
-            cells: dict[tuple[str, str], list[int]] = defaultdict(list)
-            for i in range(len(gain)):
-                keys = [table["dataset"][i], *[g for g in str(table["group"][i]).split("|") if g]]
-                for key in keys:
-                    cells[(str(table["part"][i]), key)].append(i)
-            for (part, key), index in sorted(cells.items()):
-                ix = np.array(index)
-                arb = np.where(choice[t][ix], table["alternative_f1"][ix], table["stack_f1"][ix])
-                print(
-                    f"| {c} | {t} | {part} | {key} | {len(ix)} | {table['stack_f1'][ix].mean():.4f} | "
-                    f"{table['alternative_f1'][ix].mean():.4f} | {(arb - table['stack_f1'][ix]).mean():+.4f} | "
-                    f"{int(choice[t][ix].sum())} |"
-                )
+            choice[t][out] = p > t
+    p = Selector.fit(X[validation], gain[validation], 0).probability(X[~validation])
+    for t in thresholds:
+        choice[t][~validation] = p > t
+    cells: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i in range(len(gain)):
+        for key in [table["dataset"][i], *[g for g in str(table["group"][i]).split("|") if g]]:
+            cells[(str(table["part"][i]), key)].append(i)
+    for t in thresholds:
+        for (part, key), index in sorted(cells.items()):
+            ix = np.array(index)
+            chosen = np.where(choice[t][ix], table["alternative_f1"][ix], table["stack_f1"][ix])
+            print(
+                f"| {t} | {part} | {key} | {len(ix)} | {table['stack_f1'][ix].mean():.4f} | "
+                f"{table['alternative_f1'][ix].mean():.4f} | {(chosen - table['stack_f1'][ix]).mean():+.4f} | "
+                f"{int(choice[t][ix].sum())} |"
+            )
 
 
 def main(argv: list[str]) -> int:
@@ -113,7 +109,6 @@ def main(argv: list[str]) -> int:
     parser.add_argument("stack", nargs="?", help="stack=DIR: the fitted stack's model folder (to write the rows)")
     parser.add_argument("--rows", required=True, help="the rows' CSV (written when a stack is given)")
     parser.add_argument("--test", default="", help="datasets whose test pages are also extracted")
-    parser.add_argument("--c", default="0.1,1", help="the selector's inverse regularisations")
     parser.add_argument("--thresholds", default="0.5,0.6,0.7")
     parser.add_argument("--cache", default=str(Path(__file__).resolve().parents[1] / ".cache" / "boilerbench"))
     args = parser.parse_args(argv)
@@ -123,7 +118,7 @@ def main(argv: list[str]) -> int:
         if not args.stack.startswith("stack="):
             raise ConfigError("give the stack as stack=DIR")
         write_rows(Path(args.stack.split("=", 1)[1]), [d for d in args.test.split(",") if d], rows)
-    report(read_rows(rows), [float(c) for c in args.c.split(",")], [float(t) for t in args.thresholds.split(",")])
+    report(read_rows(rows), [float(t) for t in args.thresholds.split(",")])
     return 0
 
 

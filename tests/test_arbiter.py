@@ -159,6 +159,11 @@ def test_the_chosen_threshold_makes_the_best_choices_on_separable_rows():
     assert (chosen == (x[:, 0] < 0)).mean() > 0.95
 
 
+def test_rows_of_one_site_cannot_choose_a_threshold_and_keep_the_base_by_default():
+    x = np.array([[0.0], [1.0], [2.0]])
+    assert choose_threshold(x, np.array([0.2, -0.1, 0.3]), ["site"] * 3, 3, 0) == THRESHOLDS[-1]
+
+
 def test_pages_where_the_two_agree_teach_the_selector_nothing():
     rng = np.random.default_rng(1)
     X = rng.normal(size=(100, 2))

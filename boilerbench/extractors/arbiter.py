@@ -37,20 +37,21 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from boilerbench.atomic import atomic_write_text
 from boilerbench.cache import code_version, content_key
-from boilerbench.datasets.page import Page
 from boilerbench.datasets.base import group_folds
+from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, import_optional
 from boilerbench.evaluation.token import token_prf
 from boilerbench.extractors.base import (
     BaseExtractor,
-    clone,
     Extraction,
     Tags,
+    clone,
     dependency_versions,
     feature_names,
     members,
@@ -140,7 +141,7 @@ class Selector:
 
     def __init__(self, text: str | None, constant: float = 0.5) -> None:
         self.text, self.constant = text, constant
-        self._booster = None
+        self._booster: Any = None
 
     @classmethod
     def fit(cls, X: np.ndarray, gain: np.ndarray, seed: int) -> Selector:
@@ -280,7 +281,9 @@ class Arbiter(BaseExtractor):
             if id(page) not in done:
                 with sharing(page):
                     ours, theirs = base.extract(page), extract_or_empty(self.alternative, page)
-                done[id(page)] = (arbiter_features(ours, theirs), page_gain(ours, theirs, page)) if theirs.text.strip() else None
+                done[id(page)] = (
+                    (arbiter_features(ours, theirs), page_gain(ours, theirs, page)) if theirs.text.strip() else None
+                )
             row = done[id(page)]
             if row is not None:
                 rows.append(row[0])
@@ -296,19 +299,24 @@ class Arbiter(BaseExtractor):
         if tags(self.alternative).learns:
             self.alternative.fit(train, validation)
         groups = [page_group(page) for page in train]
-        rows, gains, row_groups = [], [], []
-        # out of fold where the training pages come from two sites or more (else none: a fold
-        # fit would see no page)
-        folds = group_folds(groups, min(self.selector_folds, len(set(groups))), self.seed) if len(set(groups)) > 1 else []
-        for held in folds:
+        rows: list[np.ndarray] = []
+        gains: list[float] = []
+        row_groups: list[str] = []
+
+        def add(part: tuple[list[np.ndarray], list[float], list[str]]) -> None:
+            rows.extend(part[0])
+            gains.extend(part[1])
+            row_groups.extend(part[2])
+
+        # out of fold where the training pages come from two sites or more (with one, a fold fit
+        # would see no page)
+        sites = len(set(groups))
+        for held in group_folds(groups, min(self.selector_folds, sites), self.seed) if sites > 1 else []:
             kept = set(held.tolist())
             fold_base = clone(self.base).fit([p for i, p in enumerate(train) if i not in kept], validation)
-            fold = self._rows(fold_base, [train[i] for i in sorted(kept)])
-            for into, part in zip((rows, gains, row_groups), fold, strict=True):
-                into.extend(part)
+            add(self._rows(fold_base, [train[i] for i in sorted(kept)]))
         self.base.fit(train, validation)
-        for into, part in zip((rows, gains, row_groups), self._rows(self.base, validation), strict=True):
-            into.extend(part)
+        add(self._rows(self.base, validation))
         X, gain = np.array(rows).reshape(len(rows), len(FEATURES)), np.array(gains)
         self.selector_ = Selector.fit(X, gain, self.seed)
         self.threshold_ = (
