@@ -207,7 +207,7 @@ class Arbiter(BaseExtractor):
         base: BaseExtractor | None = None,
         alternative: BaseExtractor | None = None,
         threshold: float | None = None,
-        selector_folds: int = 3,
+        selector_folds: int = 2,
         validation_share: float = 0.1,
         seed: int = 0,
     ) -> None:
