@@ -22,6 +22,7 @@ from boilerbench.reports.archive import (
     ARCHIVE_DIR,
     SUFFIX,
     archive_store,
+    archived_run_dir,
     archived_runs,
     archived_summary,
     contents,
@@ -115,6 +116,44 @@ def test_restore_writes_only_folders_without_their_own_run(tmp_path, capsys):
     assert json.loads((root / "exp" / "0_a_x" / "summary.json").read_text())["run_key"] == "ka"
     assert json.loads((root / "exp" / "1_b_x" / "summary.json").read_text())["run_key"] == "local"
     assert "2_c_x.tar.xz: not a run archive" in capsys.readouterr().err
+
+
+def test_a_run_whose_folder_is_gone_is_read_from_its_archive(tmp_path):
+    """The report reads a run's page rows from the archive where its folder is not on this machine
+    (a fresh clone; a store row whose run_dir is another machine's): by the absolute folder the run
+    was written to, else by its ``<experiment>/<job>`` where one archive alone ends so. What would
+    fail: the report's MissingRuns on a clone, or another run's rows under the same job name."""
+    archive = tmp_path / "archive"
+    for name, written_to, extra in (
+        ("exp/0_a_x", "/m1/exp/0_a_x", "1"),
+        ("exp/1_b_x", "/m1/exp/1_b_x", "2"),
+        ("old/1_b_x", "/m2/exp/1_b_x", "3"),
+    ):
+        folder = _folder(tmp_path / "folders" / name, name, extra)
+        summary = json.loads((folder / "summary.json").read_text())
+        (folder / "summary.json").write_text(json.dumps({**summary, "output_dir": written_to}))
+        (archive / name).parent.mkdir(parents=True, exist_ok=True)
+        (archive / f"{name}{SUFFIX}").write_bytes(pack(folder))
+
+    def second_page(run_dir):
+        found = archived_run_dir(run_dir, archive)
+        return None if found is None else pd.read_csv(found / "pages.csv", dtype=str)["token_f1"].iloc[1]
+
+    assert second_page("multirun/exp/0_a_x") == "1"  # the store's relative run_dir, on any machine
+    assert second_page("/m2/exp/1_b_x") == "3"  # the folder it was written to
+    assert second_page("multirun/exp/1_b_x") is None  # two archives end so: neither is taken
+    assert second_page("multirun/exp/9_c_x") is None
+
+
+def test_the_stores_page_rows_come_from_the_archive_without_the_run_folders():
+    """Each committed archive gives back its row's pages (its page count) by the row's run_dir alone."""
+    runs = read_runs(STORE)
+    rows = runs[runs["run_dir"].astype(str).str.contains("/table_languages_stack/")]
+    assert len(rows) >= 12
+    for _, row in rows.iterrows():
+        found = archived_run_dir(row["run_dir"])
+        assert found is not None, row["run_dir"]
+        assert len(pd.read_csv(found / "pages.csv")) == row["n_pages"]
 
 
 def _plaintext_run(tmp_path, output):

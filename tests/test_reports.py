@@ -188,6 +188,9 @@ def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path
     assert (sweeps.loc[str(sweep), "jobs"], sweeps.loc[str(rerun), "jobs"]) == (3, 1)
     _, again = gather([sweep], base=tmp_path / "out" / "runs.csv")
     assert sorted(again["sweep"]) == sorted([str(sweep), str(rerun)])
+    # the rerun job's folder given again (report update, twice): its sweep's row is not repeated
+    _, twice = gather([rerun / "cetd"], base=tmp_path / "out" / "runs.csv")
+    assert sorted(twice["sweep"]) == sorted([str(sweep), str(rerun)])
     assert _python("-m", "boilerbench.reports", str(rerun), "--base", str(tmp_path / "none.csv")).returncode == 2
 
 

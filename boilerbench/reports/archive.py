@@ -27,10 +27,14 @@ tar metadata), so an unchanged run leaves git's tree unchanged.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import io
 import json
+import shutil
 import sys
 import tarfile
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -102,6 +106,50 @@ def archived_summary(path: Path) -> dict:
     if not isinstance(summary, dict):
         raise RunFileError(f"{path}: its summary.json is not an object")
     return summary
+
+
+@functools.cache
+def _archives_by_folder(archive: Path) -> dict[str, list[Path]]:
+    """The archives under ``archive`` by the folder their run was written to (``summary.json``'s
+    ``output_dir``, absolute) and by that folder's last two names (``<experiment>/<job>``, what a
+    store row's relative ``run_dir`` ends with on any machine)."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted(archive.rglob(f"*{SUFFIX}")):
+        try:
+            folder = archived_summary(path).get("output_dir")
+        except RunFileError:
+            continue
+        if folder:
+            for name in {str(folder), "/".join(Path(str(folder)).parts[-2:])}:
+                found.setdefault(name, []).append(path)
+    return found
+
+
+@functools.cache
+def _unpacked_root() -> Path:
+    """A temporary folder for the runs :func:`archived_run_dir` unpacks, removed at exit."""
+    root = Path(tempfile.mkdtemp(prefix="boilerbench-archived-"))
+    atexit.register(shutil.rmtree, root, ignore_errors=True)
+    return root
+
+
+def archived_run_dir(run_dir: str | Path, archive: Path = ARCHIVE_DIR) -> Path | None:
+    """A folder holding the archived files of the run that was written to ``run_dir`` (its
+    absolute folder, else its ``<experiment>/<job>`` where one archive alone ends so), unpacked
+    into a temporary folder; None where no archive, or more than one, is that run's. The report
+    reads per-page rows from it when the run folder is not on this machine."""
+    by_folder = _archives_by_folder(archive.resolve())
+    tail = "/".join(Path(run_dir).parts[-2:])
+    candidates = by_folder.get(str(Path(run_dir).resolve())) or by_folder.get(tail, [])
+    if len(candidates) != 1:
+        return None
+    target = _unpacked_root() / candidates[0].relative_to(archive.resolve()).as_posix().removesuffix(SUFFIX)
+    if not (target / "summary.json").is_file():
+        try:
+            unpack(candidates[0].read_bytes(), target)
+        except (OSError, RunFileError):
+            return None
+    return target
 
 
 def unpack(data: bytes, run_dir: Path) -> None:

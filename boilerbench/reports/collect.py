@@ -13,6 +13,7 @@ import pandas as pd
 import yaml
 
 from boilerbench.conf import CONF_DIR, RENAMED
+from boilerbench.reports.archive import archived_run_dir
 from boilerbench.experiments.results import RunFileError, legacy_protocol_name, protocol_name, read_pages, read_summary
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
@@ -148,7 +149,8 @@ def sweep_rows(runs: pd.DataFrame) -> pd.DataFrame:
 def gather(folders: Iterable[str | Path], base: str | Path | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`collect`'s runs and the sweeps they ran in (:func:`sweep_rows`): those of every run
     found under ``folders``, superseded or not (a sweep's time is what it took), and the rows of
-    the ``sweeps.csv`` beside ``base`` whose folders are not under ``folders``."""
+    the ``sweeps.csv`` beside ``base`` whose folders are not under ``folders`` and that are not
+    those very sweeps (same folder, launcher and times)."""
     paths = [Path(folder) for folder in folders]
     found = _found(paths)
     sweeps = sweep_rows(found)
@@ -158,7 +160,10 @@ def gather(folders: Iterable[str | Path], base: str | Path | None = None) -> tup
             {"report": "", "launcher": ""}
         )
         earlier = earlier[~_under(earlier["sweep"], paths)]
-        sweeps = pd.concat([f for f in (earlier, sweeps) if not f.empty], ignore_index=True)
+        # a job folder given again (its sweep is above it) brings the row the base holds: once
+        sweeps = pd.concat([f for f in (earlier, sweeps) if not f.empty], ignore_index=True).drop_duplicates(
+            subset=["sweep", "launcher", "started_at", "finished_at"], keep="last"
+        )
     return _latest(found, paths, base), sweeps.reset_index(drop=True)
 
 
@@ -303,9 +308,13 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
 
 
 def pages(run_dir: str | Path) -> pd.DataFrame:
-    """A run's ``pages.csv`` (page ids as strings); a run known only from a base runs.csv has
-    none here, and the artefacts that read pages are then missing."""
+    """A run's ``pages.csv`` (page ids as strings): from its folder, else from the run archive
+    (:func:`~boilerbench.reports.archive.archived_run_dir`); a run in neither is missing, and so
+    are the artefacts that read its pages."""
     try:
         return read_pages(Path(run_dir) / "pages.csv")
     except RunFileError as err:
-        raise MissingRuns(f"the page rows of {run_dir} (not on this machine: rerun it)") from err
+        archived = archived_run_dir(run_dir)
+        if archived is None:
+            raise MissingRuns(f"the page rows of {run_dir} (neither on this machine nor archived: rerun it)") from err
+        return read_pages(archived / "pages.csv")
