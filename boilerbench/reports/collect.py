@@ -13,8 +13,8 @@ import pandas as pd
 import yaml
 
 from boilerbench.conf import CONF_DIR, RENAMED
-from boilerbench.reports.archive import archived_run_dir
 from boilerbench.experiments.results import RunFileError, legacy_protocol_name, protocol_name, read_pages, read_summary
+from boilerbench.reports.archive import archived_run_dir
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
 KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "cv.train_on", "params")
