@@ -1,0 +1,225 @@
+"""Selector features that see the structure of what the two extractions disagree on, compared
+with the arbiter's own on the rows of DANIEL's site-grouped cross-validation
+(``studies.arbiter_rows`` writes them).
+
+The arbiter's features (:data:`boilerbench.extractors.arbiter.FEATURES`) say how large the two
+extractions are and how much they overlap. Where the stack keeps a rail of teasers beside a short
+article, or a forum's replies that Readability's single element leaves out, those figures are
+alike; what differs is what the extra words are: linked or not, short items repeating one tag path
+or a run of paragraphs, before or after the text both keep. :func:`structure_features` reads that
+from the stack's block labels and each block's share of token pairs in the alternative's text.
+
+Each fold is replayed as the arbiter fits it: the selector on the fold's out-of-fold and validation
+rows, the threshold chosen on the same rows (:func:`~boilerbench.extractors.arbiter.choose_threshold`),
+then applied to the fold's test pages. What is chosen is chosen on the training rows; the test
+pages only report. Printed per feature set: the inner figure (the mean token-F1 gain of the chosen
+threshold over the training rows, out of fold by site, per source) and the cross-validated token
+F1 per language, beside the stack's and the alternative's.
+
+    python -m studies.arbiter_structure --rows ../runs/arbiter_rows
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from hydra import compose, initialize_config_dir
+
+from benchmarks.common import run_main
+from boilerbench.configs import CONF_DIR, build
+from boilerbench.datasets.base import group_folds
+from boilerbench.experiments.protocols import configured_protocol
+from boilerbench.extractors.arbiter import THRESHOLDS, Selector, choose_threshold
+from studies.arbiter_rows import CV_OVERRIDES
+
+#: Below this share of its token pairs in the alternative's text, a block the stack keeps is
+#: "extra": the stack's and not the alternative's.
+COVERED = 0.5
+STRUCTURE = (
+    "extra_words_share",
+    "extra_link_share",
+    "kept_link_share",
+    "extra_block_words",
+    "extra_repeated_share",
+    "extra_runs",
+    "extra_after_share",
+    "extra_before_share",
+    "missing_words_share",
+)
+
+
+def structure_features(
+    words: np.ndarray, label: np.ndarray, link: np.ndarray, cover: np.ndarray, path: np.ndarray
+) -> np.ndarray:
+    """What the stack keeps and the alternative leaves out (``extra``: kept blocks with less than
+    :data:`COVERED` of their token pairs in its text) and the other way round (``missing``: blocks
+    the stack drops whose pairs it holds), as the words' shares and shape: the extra words' share
+    of the kept ones, their linked share and the kept words' linked share, the log of their mean
+    block length, the share of them in blocks whose tag path repeats three times or more among the
+    extra blocks (items), the log of their number of runs (contiguous in the kept blocks), their
+    shares after the last and before the first covered kept block, and the missing words against
+    the kept ones. NaN where a share has no words to count."""
+    kept = label.astype(bool) & (words > 0)
+    if not kept.any():
+        return np.full(len(STRUCTURE), np.nan)
+    extra = kept & (cover < COVERED)
+    covered = kept & ~extra
+    missing = ~label.astype(bool) & (words > 0) & (cover >= COVERED)
+    w = words.astype(np.float64)
+    total, extra_words = w[kept].sum(), w[extra].sum()
+
+    def share(mask: np.ndarray, of: float) -> float:
+        return float(w[mask].sum() / of) if of > 0 else np.nan
+
+    repeated = np.zeros(len(words), dtype=bool)
+    if extra.any():
+        paths, counts = np.unique(path[extra], return_counts=True)
+        repeated = extra & np.isin(path, paths[counts >= 3])
+    order = np.flatnonzero(kept)
+    flags = extra[order]
+    runs = int(flags[0]) + int(np.sum(flags[1:] & ~flags[:-1])) if len(flags) else 0
+    position = np.arange(len(words))
+    if covered.any():
+        first, last = np.flatnonzero(covered)[[0, -1]]
+        after, before = extra & (position > last), extra & (position < first)
+    else:
+        after = before = np.zeros(len(words), dtype=bool)
+    return np.array(
+        [
+            extra_words / total,
+            share(extra & link.astype(bool), extra_words),
+            share(kept & link.astype(bool), total),
+            np.log1p(extra_words / max(int(extra.sum()), 1)),
+            share(repeated, extra_words),
+            np.log1p(runs),
+            share(after, extra_words),
+            share(before, extra_words),
+            w[missing].sum() / total,
+        ]
+    )
+
+
+def read_rows(folder: Path) -> list[dict]:
+    """Every fold's rows (``fold<N>.jsonl.gz``), each with its ``count``: how often the fold's
+    training or validation pages hold it (a balanced mixture repeats pages, and the arbiter's
+    selector has a row for each time), 1 for a test page."""
+    rows = []
+    for path in sorted(folder.glob("fold*.jsonl.gz")):
+        with gzip.open(path, "rt", encoding="utf-8") as handle:
+            rows.extend(json.loads(line) for line in handle)
+    counts = page_counts(folder / "counts.json")
+    for row in rows:
+        row["count"] = 1 if row["part"] == "test" else counts[str(row["fold"])][f"{row['source']}/{row['id']}"]
+    return rows
+
+
+def page_counts(path: Path) -> dict[str, dict[str, int]]:
+    """Per fold, how often its training and validation pages hold each page (``source/id``), from
+    the cross-validation's plan (written to ``path`` once: reading the mixture takes minutes)."""
+    if path.is_file():
+        return json.loads(path.read_text(encoding="utf-8"))
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("config", overrides=CV_OVERRIDES)
+    split = build(cfg.dataset).load()
+    plan = configured_protocol(cfg).resolve(cfg, split, True).plan(cfg, split)
+    counts = {
+        str(fit.fold): dict(
+            Counter(f"{p.source}/{p.id}" for p in (*fit.training.train, *fit.training.validation) if not p.load_error)
+        )
+        for fit in plan.fits
+    }
+    path.write_text(json.dumps(counts), encoding="utf-8")
+    return counts
+
+
+def extraction_row(row: dict) -> np.ndarray:
+    """The arbiter's own features of a row (None, a missing value, as NaN)."""
+    return np.array([np.nan if x is None else x for x in row["features"]], dtype=np.float64)
+
+
+def structure_row(row: dict) -> np.ndarray:
+    """The arbiter's features and :func:`structure_features`."""
+    arrays = [np.asarray(row[k]) for k in ("words", "label", "link", "cover", "path")]
+    if not len(arrays[1]):
+        return np.concatenate([extraction_row(row), np.full(len(STRUCTURE), np.nan)])
+    return np.concatenate([extraction_row(row), structure_features(*arrays)])
+
+
+FEATURE_SETS: dict[str, Callable[[dict], np.ndarray]] = {"extractions": extraction_row, "structure": structure_row}
+
+
+def inner_gain(X: np.ndarray, gain: np.ndarray, groups: list[str], threshold: float, folds: int = 2) -> np.ndarray:
+    """Each training row's gain under the selector of the other folds (by site) and ``threshold``."""
+    chosen = np.zeros(len(gain))
+    for held in group_folds(groups, folds, 0):
+        rest = np.setdiff1d(np.arange(len(gain)), held)
+        p = Selector.fit(X[rest], gain[rest], 0).probability(X[held])
+        chosen[held] = np.where(p > threshold, gain[held], 0.0)
+    return chosen
+
+
+def report(rows: list[dict]) -> None:
+    """Per feature set: the inner gain per source, then the CV token F1 per language."""
+    folds = sorted({r["fold"] for r in rows})
+    for name, featurise in FEATURE_SETS.items():
+        by_source: dict[str, list[float]] = defaultdict(list)
+        chosen_f1: dict[str, list[float]] = defaultdict(list)
+        thresholds = []
+        for fold in folds:
+            train = [
+                r
+                for r in rows
+                if r["fold"] == fold and r["part"] != "test" and not r["alternative_empty"]
+                for _ in range(r["count"])
+            ]
+            test = [r for r in rows if r["fold"] == fold and r["part"] == "test"]
+            X = np.array([featurise(r) for r in train])
+            gain = np.array([r["f1_alternative"] - r["f1_base"] for r in train])
+            groups = [r["group"] for r in train]
+            threshold = choose_threshold(X, gain, groups, 2, 0)
+            thresholds.append(threshold)
+            for r, g in zip(train, inner_gain(X, gain, groups, threshold), strict=True):
+                by_source[r["source"]].append(g)
+            selector = Selector.fit(X, gain, 0)
+            p = selector.probability(np.array([featurise(r) for r in test]))
+            for r, prob in zip(test, p, strict=True):
+                alternative = prob > threshold and not r["alternative_empty"]
+                f1 = r["f1_alternative"] if alternative else r["f1_base"]
+                for key in (r["language"], "all"):
+                    chosen_f1[key].append(f1)
+                    chosen_f1[f"{key}:sent"].append(float(alternative))
+        print(f"\n== {name}: thresholds {thresholds}")
+        everything = [g for v in by_source.values() for g in v]
+        print(f"inner mean gain, all {len(everything)} training rows: {np.mean(everything):+.5f}")
+        print(
+            "inner mean gain per source (out of fold by site): "
+            + ", ".join(f"{s} {np.mean(v):+.4f}" for s, v in sorted(by_source.items()))
+        )
+        print(f"{'':>6} {'chosen':>8} {'stack':>8} {'alt':>8} {'sent':>5}")
+        test_rows = [r for r in rows if r["part"] == "test"]
+        for key in sorted({r["language"] for r in test_rows}) + ["all"]:
+            mine = [r for r in test_rows if key in (r["language"], "all")]
+            base = np.mean([r["f1_base"] for r in mine])
+            alt = np.mean([r["f1_alternative"] for r in mine])
+            sent = int(sum(chosen_f1[f"{key}:sent"]))
+            print(f"{key:>6} {np.mean(chosen_f1[key]):8.4f} {base:8.4f} {alt:8.4f} {sent:5d}")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=Path, required=True, help="the folder studies.arbiter_rows wrote")
+    args = parser.parse_args(argv)
+    rows = read_rows(args.rows)
+    print(f"{len(rows)} rows; thresholds from {THRESHOLDS}")
+    report(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)
