@@ -35,6 +35,7 @@ import shutil
 import sys
 import tarfile
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,17 +109,23 @@ def archived_summary(path: Path) -> dict:
     return summary
 
 
+def _summaries(archive: Path) -> Iterator[tuple[Path, dict]]:
+    """Each readable archive under ``archive`` (in name order) with its ``summary.json``."""
+    for path in sorted(archive.rglob(f"*{SUFFIX}")):
+        try:
+            yield path, archived_summary(path)
+        except RunFileError:
+            continue
+
+
 @functools.cache
 def _archives_by_folder(archive: Path) -> dict[str, list[Path]]:
     """The archives under ``archive`` by the folder their run was written to (``summary.json``'s
     ``output_dir``, absolute) and by that folder's last two names (``<experiment>/<job>``, what a
     store row's relative ``run_dir`` ends with on any machine)."""
     found: dict[str, list[Path]] = {}
-    for path in sorted(archive.rglob(f"*{SUFFIX}")):
-        try:
-            folder = archived_summary(path).get("output_dir")
-        except RunFileError:
-            continue
+    for path, summary in _summaries(archive):
+        folder = summary.get("output_dir")
         if folder:
             for name in {str(folder), "/".join(Path(str(folder)).parts[-2:])}:
                 found.setdefault(name, []).append(path)
@@ -185,15 +192,7 @@ def local_runs(roots: list[Path]) -> dict[str, tuple[Path, Path]]:
 def archived_runs(archive: Path) -> dict[str, Path]:
     """Every archive under ``archive`` by its run's key (an unreadable one is left out, and so
     pruned by :func:`archive_store`)."""
-    found = {}
-    for path in sorted(archive.rglob(f"*{SUFFIX}")):
-        try:
-            key = archived_summary(path).get("run_key")
-        except RunFileError:
-            continue
-        if key:
-            found[str(key)] = path
-    return found
+    return {str(summary["run_key"]): path for path, summary in _summaries(archive) if summary.get("run_key")}
 
 
 @dataclass
