@@ -27,11 +27,11 @@ from boilerbench.configs import make_extractor
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.runner import build
-from boilerbench.extractors.arbiter import FEATURES, Selector, arbiter_features, extract_or_empty
+from boilerbench.extractors.arbiter import EXTRACTION_FEATURES, Selector, extract_or_empty, extraction_features
 from boilerbench.extractors.sharing import sharing
 from studies.stack_validation import groups_of, load_stack, mixture_datasets
 
-COLUMNS = ("dataset", "part", "page_id", "group", "stack_f1", "alternative_f1", *FEATURES)
+COLUMNS = ("dataset", "part", "page_id", "group", "stack_f1", "alternative_f1", *EXTRACTION_FEATURES)
 
 
 def write_rows(stack_dir: Path, test: list[str], path: Path) -> None:
@@ -59,7 +59,7 @@ def write_rows(stack_dir: Path, test: list[str], path: Path) -> None:
                     continue  # the arbiter keeps the stack's extraction there
                 f1 = [token_prf(e.text, page.gold_text, page.tokenizer).f1 for e in (ours, theirs)]
                 group = "|".join(groups_of(dataset, page)[1:])
-                writer.writerow([dataset, part, page.id, group, *f1, *arbiter_features(ours, theirs)])
+                writer.writerow([dataset, part, page.id, group, *f1, *extraction_features(ours, theirs)])
                 page.release()
 
 
@@ -67,7 +67,7 @@ def read_rows(path: Path) -> dict[str, np.ndarray]:
     with path.open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     table = {c: np.array([r[c] for r in rows]) for c in ("dataset", "part", "group")}
-    for c in ("stack_f1", "alternative_f1", *FEATURES):
+    for c in ("stack_f1", "alternative_f1", *EXTRACTION_FEATURES):
         table[c] = np.array([float(r[c]) for r in rows])
     return table
 
@@ -75,7 +75,7 @@ def read_rows(path: Path) -> dict[str, np.ndarray]:
 def report(table: dict[str, np.ndarray], thresholds: list[float]) -> None:
     """Leave-one-dataset-out on the validation pages, then the selector fitted on all of them
     on the test pages; each cell: mean token F1 gain over the stack (pages sent on)."""
-    X = np.column_stack([table[f] for f in FEATURES])
+    X = np.column_stack([table[f] for f in EXTRACTION_FEATURES])
     gain = table["alternative_f1"] - table["stack_f1"]
     validation = table["part"] == "validation"
     print("| threshold | part | rows | pages | stack | Readability | choice − stack | sent |")

@@ -38,10 +38,16 @@ from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.protocols import configured_protocol
 from boilerbench.experiments.runner import fit_extractor
 from boilerbench.experiments.seed import seed_everything
-from boilerbench.extractors.arbiter import Arbiter, arbiter_features, extract_or_empty, page_group
+from boilerbench.extractors.arbiter import (
+    Arbiter,
+    block_cover,
+    block_structure,
+    extract_or_empty,
+    extraction_features,
+    page_group,
+)
 from boilerbench.extractors.base import Extraction
 from boilerbench.extractors.sharing import sharing
-from boilerbench.tokenizer import split_tokens
 
 #: The overrides of the job ``table_languages_cv_stack/2_arbiter_daniel``.
 CV_OVERRIDES = [
@@ -56,30 +62,16 @@ CV_OVERRIDES = [
 ]
 
 
-def bigrams(tokens: list[str]) -> list[tuple[str, ...]]:
-    """The token pairs of a text (its one token alone when it has one): specific enough to tell
-    a block's text within another extraction where single tokens (Chinese characters) are not."""
-    return list(zip(tokens, tokens[1:], strict=False)) if len(tokens) > 1 else [tuple(tokens)] if tokens else []
-
-
 def block_row(page: Page, ours: Extraction, theirs: Extraction) -> dict:
-    """Per block: words, the base's label, in a link (an ``a`` on its tag path), the share of its
-    token pairs in the alternative's text, and its tag path's number in the page."""
-    blocks = page.blocks
-    tokenizer = blocks.tokenizer
-    theirs_tokens = split_tokens(theirs.text, tokenizer)
-    held = {*bigrams(theirs_tokens), *((t,) for t in theirs_tokens)}
-    numbers: dict[str, int] = {}
-    cover = []
-    for text in blocks.texts:
-        pairs = bigrams(split_tokens(text, tokenizer))
-        cover.append(round(sum(p in held for p in pairs) / len(pairs), 3) if pairs else 1.0)
+    """Per block: words, the base's label, in a link, the share of its token pairs in the
+    alternative's text, and its tag path's number in the page (the arbiter's own helpers)."""
+    link, path = block_structure(page.blocks)
     return {
-        "words": blocks.word_counts.astype(int).tolist(),
+        "words": page.blocks.word_counts.astype(int).tolist(),
         "label": [] if ours.labels is None else ours.labels.astype(int).tolist(),
-        "link": [int("a" in path.split("/")) for path in blocks.paths],
-        "cover": cover,
-        "path": [numbers.setdefault(path, len(numbers)) for path in blocks.paths],
+        "link": link.tolist(),
+        "cover": block_cover(page.blocks, theirs.text).tolist(),
+        "path": path.tolist(),
     }
 
 
@@ -95,7 +87,7 @@ def page_row(page: Page, ours: Extraction, theirs: Extraction, part: str) -> dic
         "f1_base": token_prf(ours.text, gold, tokenizer).f1,
         "f1_alternative": token_prf(theirs.text, gold, tokenizer).f1,
         "alternative_empty": not theirs.text.strip(),
-        "features": [None if x != x else float(x) for x in arbiter_features(ours, theirs)],
+        "features": [None if x != x else float(x) for x in extraction_features(ours, theirs)],
         "doubt": ours.info.get("doubt"),
         "page_type": ours.info.get("predicted_page_type"),
         "page_type_confidence": ours.info.get("page_type_confidence"),

@@ -6,8 +6,9 @@ The arbiter's features (:data:`boilerbench.extractors.arbiter.FEATURES`) say how
 extractions are and how much they overlap. Where the stack keeps a rail of teasers beside a short
 article, or a forum's replies that Readability's single element leaves out, those figures are
 alike; what differs is what the extra words are: linked or not, short items repeating one tag path
-or a run of paragraphs, before or after the text both keep. :func:`structure_features` reads that
-from the stack's block labels and each block's share of token pairs in the alternative's text.
+or a run of paragraphs, before or after the text both keep. :func:`~boilerbench.extractors.arbiter.structure_features`
+reads that from the stack's block labels and each block's share of token pairs in the alternative's
+text.
 
 Each fold is replayed as the arbiter fits it: the selector on the fold's out-of-fold and validation
 rows, the threshold chosen on the same rows (:func:`~boilerbench.extractors.arbiter.choose_threshold`),
@@ -35,74 +36,14 @@ from benchmarks.common import run_main
 from boilerbench.configs import CONF_DIR, build
 from boilerbench.datasets.base import group_folds
 from boilerbench.experiments.protocols import configured_protocol
-from boilerbench.extractors.arbiter import THRESHOLDS, Selector, choose_threshold
-from studies.arbiter_rows import CV_OVERRIDES
-
-#: Below this share of its token pairs in the alternative's text, a block the stack keeps is
-#: "extra": the stack's and not the alternative's.
-COVERED = 0.5
-STRUCTURE = (
-    "extra_words_share",
-    "extra_link_share",
-    "kept_link_share",
-    "extra_block_words",
-    "extra_repeated_share",
-    "extra_runs",
-    "extra_after_share",
-    "extra_before_share",
-    "missing_words_share",
+from boilerbench.extractors.arbiter import (
+    STRUCTURE_FEATURES,
+    THRESHOLDS,
+    Selector,
+    choose_threshold,
+    structure_features,
 )
-
-
-def structure_features(
-    words: np.ndarray, label: np.ndarray, link: np.ndarray, cover: np.ndarray, path: np.ndarray
-) -> np.ndarray:
-    """What the stack keeps and the alternative leaves out (``extra``: kept blocks with less than
-    :data:`COVERED` of their token pairs in its text) and the other way round (``missing``: blocks
-    the stack drops whose pairs it holds), as the words' shares and shape: the extra words' share
-    of the kept ones, their linked share and the kept words' linked share, the log of their mean
-    block length, the share of them in blocks whose tag path repeats three times or more among the
-    extra blocks (items), the log of their number of runs (contiguous in the kept blocks), their
-    shares after the last and before the first covered kept block, and the missing words against
-    the kept ones. NaN where a share has no words to count."""
-    kept = label.astype(bool) & (words > 0)
-    if not kept.any():
-        return np.full(len(STRUCTURE), np.nan)
-    extra = kept & (cover < COVERED)
-    covered = kept & ~extra
-    missing = ~label.astype(bool) & (words > 0) & (cover >= COVERED)
-    w = words.astype(np.float64)
-    total, extra_words = w[kept].sum(), w[extra].sum()
-
-    def share(mask: np.ndarray, of: float) -> float:
-        return float(w[mask].sum() / of) if of > 0 else np.nan
-
-    repeated = np.zeros(len(words), dtype=bool)
-    if extra.any():
-        paths, counts = np.unique(path[extra], return_counts=True)
-        repeated = extra & np.isin(path, paths[counts >= 3])
-    order = np.flatnonzero(kept)
-    flags = extra[order]
-    runs = int(flags[0]) + int(np.sum(flags[1:] & ~flags[:-1])) if len(flags) else 0
-    position = np.arange(len(words))
-    if covered.any():
-        first, last = np.flatnonzero(covered)[[0, -1]]
-        after, before = extra & (position > last), extra & (position < first)
-    else:
-        after = before = np.zeros(len(words), dtype=bool)
-    return np.array(
-        [
-            extra_words / total,
-            share(extra & link.astype(bool), extra_words),
-            share(kept & link.astype(bool), total),
-            np.log1p(extra_words / max(int(extra.sum()), 1)),
-            share(repeated, extra_words),
-            np.log1p(runs),
-            share(after, extra_words),
-            share(before, extra_words),
-            w[missing].sum() / total,
-        ]
-    )
+from studies.arbiter_rows import CV_OVERRIDES
 
 
 def read_rows(folder: Path) -> list[dict]:
@@ -147,7 +88,7 @@ def structure_row(row: dict) -> np.ndarray:
     """The arbiter's features and :func:`structure_features`."""
     arrays = [np.asarray(row[k]) for k in ("words", "label", "link", "cover", "path")]
     if not len(arrays[1]):
-        return np.concatenate([extraction_row(row), np.full(len(STRUCTURE), np.nan)])
+        return np.concatenate([extraction_row(row), np.full(len(STRUCTURE_FEATURES), np.nan)])
     return np.concatenate([extraction_row(row), structure_features(*arrays)])
 
 

@@ -13,13 +13,17 @@ import pytest
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.extractors.arbiter import (
+    EXTRACTION_FEATURES,
     FEATURES,
+    STRUCTURE_FEATURES,
     THRESHOLDS,
     Arbiter,
     Selector,
     arbiter_features,
     choose_threshold,
+    extraction_features,
     page_gain,
+    structure_features,
 )
 from boilerbench.extractors.base import BaseExtractor, Extraction, NotFittedError, Tags
 
@@ -46,7 +50,7 @@ def test_the_features_of_a_short_extraction_inside_a_long_one():
     base = Extraction(
         "the cat sat on the mat", info={"doubt": 0.2, "predicted_page_type": "article", "page_type_confidence": 0.9}
     )
-    row = dict(zip(FEATURES, arbiter_features(base, Extraction("the cat")), strict=True))
+    row = dict(zip(EXTRACTION_FEATURES, extraction_features(base, Extraction("the cat")), strict=True))
     assert row["log_tokens_ratio"] == pytest.approx(math.log(3) - math.log(7))
     assert row["log_base_tokens"] == pytest.approx(math.log(7))
     assert row["alternative_in_base"] == 1.0
@@ -56,13 +60,70 @@ def test_the_features_of_a_short_extraction_inside_a_long_one():
 
 
 def test_a_page_predicted_as_another_type_has_no_article_confidence_and_a_plain_extractor_none_known():
+    index = EXTRACTION_FEATURES.index
     forum = Extraction("a b", info={"predicted_page_type": "forum", "page_type_confidence": 0.8})
-    assert arbiter_features(forum, Extraction("c"))[FEATURES.index("base_article")] == 0.0
-    row = arbiter_features(Extraction("a b"), Extraction("c d e"))
-    assert np.isnan(row[FEATURES.index("base_doubt")]) and np.isnan(row[FEATURES.index("base_article")])
-    assert row[FEATURES.index("alternative_in_base")] == 0.0
-    empty = arbiter_features(Extraction(""), Extraction(""))
-    assert empty[FEATURES.index("alternative_in_base")] == 1.0 and empty[FEATURES.index("log_tokens_ratio")] == 0.0
+    assert extraction_features(forum, Extraction("c"))[index("base_article")] == 0.0
+    row = extraction_features(Extraction("a b"), Extraction("c d e"))
+    assert np.isnan(row[index("base_doubt")]) and np.isnan(row[index("base_article")])
+    assert row[index("alternative_in_base")] == 0.0
+    empty = extraction_features(Extraction(""), Extraction(""))
+    assert empty[index("alternative_in_base")] == 1.0 and empty[index("log_tokens_ratio")] == 0.0
+
+
+def test_the_structure_of_what_the_base_keeps_and_the_alternative_leaves_out():
+    """Six blocks: two covered paragraphs (10 and 5 words), three linked 3-word items of one path
+    that the alternative lacks, after them; a 20-word block the base drops and the alternative holds."""
+    row = structure_features(
+        words=np.array([10, 5, 3, 3, 3, 20]),
+        label=np.array([1, 1, 1, 1, 1, 0]),
+        link=np.array([0, 0, 1, 1, 1, 0]),
+        cover=np.array([0.9, 0.8, 0.1, 0.0, 0.2, 0.9]),
+        path=np.array([0, 0, 1, 1, 1, 2]),
+    )
+    expected = {
+        "extra_words_share": 9 / 24,
+        "extra_link_share": 1.0,
+        "kept_link_share": 9 / 24,
+        "extra_block_words": math.log(1 + 3),
+        "extra_repeated_share": 1.0,
+        "extra_runs": math.log(2),
+        "extra_after_share": 1.0,
+        "extra_before_share": 0.0,
+        "missing_words_share": 20 / 24,
+    }
+    assert dict(zip(STRUCTURE_FEATURES, row, strict=True)) == pytest.approx(expected)
+    # two runs of unlinked extra words, one before the covered block, of paths seen once or twice
+    row = structure_features(
+        words=np.array([4, 6, 2, 2]),
+        label=np.array([1, 1, 1, 1]),
+        link=np.zeros(4),
+        cover=np.array([0.0, 1.0, 0.2, 0.0]),
+        path=np.array([0, 1, 2, 2]),
+    )
+    got = dict(zip(STRUCTURE_FEATURES, row, strict=True))
+    assert got["extra_words_share"] == pytest.approx(8 / 14) and got["extra_link_share"] == 0.0
+    assert got["extra_repeated_share"] == 0.0 and got["extra_runs"] == pytest.approx(math.log(3))
+    assert (got["extra_before_share"], got["extra_after_share"]) == (0.5, 0.5)
+    assert np.isnan(structure_features(np.array([3]), np.array([0]), np.zeros(1), np.ones(1), np.zeros(1))).all()
+
+
+def test_a_teaser_rail_beside_the_article_is_extra_linked_and_repeated():
+    html = (
+        "<html><body><div><p>alpha beta gamma delta</p><p>epsilon zeta eta theta</p></div><div>"
+        + "".join(f'<div><a href="/{i}">{a} {b}</a></div>' for i, (a, b) in enumerate(["12", "34", "56"]))
+        + "</div></body></html>"
+    )
+    page = Page("p", html, "alpha beta gamma delta epsilon zeta eta theta")
+    assert page.blocks.word_counts.tolist() == [4, 4, 2, 2, 2]
+    base = Extraction.from_labels(page, np.ones(5, dtype=np.int8))
+    alternative = Extraction("alpha beta gamma delta epsilon zeta eta theta")
+    row = dict(zip(FEATURES, arbiter_features(page, base, alternative), strict=True))
+    assert row["base_in_alternative"] == pytest.approx(8 / 14) and row["extra_words_share"] == pytest.approx(6 / 14)
+    assert (row["extra_link_share"], row["extra_repeated_share"], row["extra_after_share"]) == (1.0, 1.0, 1.0)
+    assert row["extra_block_words"] == pytest.approx(math.log(3)) and row["missing_words_share"] == 0.0
+    # an extractor without block labels gives no structure
+    plain = arbiter_features(page, Extraction(base.text), Extraction("alpha beta"))
+    assert np.isnan(plain[len(EXTRACTION_FEATURES) :]).all() and not np.isnan(plain[0])
 
 
 def test_the_gain_is_the_alternatives_token_f1_minus_the_bases():

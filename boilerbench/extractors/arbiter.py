@@ -44,6 +44,7 @@ import numpy as np
 from boilerbench.atomic import atomic_write_text
 from boilerbench.cache import code_version, content_key
 from boilerbench.datasets.base import group_folds
+from boilerbench.datasets.blocks import Blocks
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, import_optional
 from boilerbench.evaluation.token import token_prf
@@ -66,8 +67,8 @@ from boilerbench.tokenizer import detect_tokenizer, split_tokens
 #: The two extractors, in the order they run.
 SIDES = ("base", "alternative")
 STATE_FILE = "arbiter.json"
-#: The selector's inputs (:func:`arbiter_features`).
-FEATURES = (
+#: What the two extractions are and how they overlap (:func:`extraction_features`).
+EXTRACTION_FEATURES = (
     "log_tokens_ratio",
     "log_base_tokens",
     "log_alternative_tokens",
@@ -76,14 +77,32 @@ FEATURES = (
     "base_doubt",
     "base_article",
 )
+#: What the base keeps and the alternative leaves out, and the other way round, as blocks
+#: (:func:`structure_features`).
+STRUCTURE_FEATURES = (
+    "extra_words_share",
+    "extra_link_share",
+    "kept_link_share",
+    "extra_block_words",
+    "extra_repeated_share",
+    "extra_runs",
+    "extra_after_share",
+    "extra_before_share",
+    "missing_words_share",
+)
+#: The selector's inputs (:func:`arbiter_features`).
+FEATURES = EXTRACTION_FEATURES + STRUCTURE_FEATURES
+#: Below this share of its token pairs in the alternative's text, a block the base keeps is
+#: "extra": the base's and not the alternative's.
+COVERED = 0.5
 
 
-def arbiter_features(base: Extraction, alternative: Extraction) -> np.ndarray:
-    """The selector's row for one page: the log ratio of the two extractions' token counts, each
-    count's log, the share of the alternative's tokens that the base's text holds and the other way
-    round (bag of tokens, the page's script's tokenizer read from the base's text), the base's
-    ``doubt`` and its page-type classifier's confidence that the page is an article (0 when it
-    predicts another type; both NaN when the base does not report them)."""
+def extraction_features(base: Extraction, alternative: Extraction) -> np.ndarray:
+    """The log ratio of the two extractions' token counts, each count's log, the share of the
+    alternative's tokens that the base's text holds and the other way round (bag of tokens, the
+    page's script's tokenizer read from the base's text), the base's ``doubt`` and its page-type
+    classifier's confidence that the page is an article (0 when it predicts another type; both NaN
+    when the base does not report them)."""
     text = base.text or alternative.text
     tokenizer = detect_tokenizer(text)
     ours = Counter(split_tokens(base.text, tokenizer))
@@ -103,6 +122,99 @@ def arbiter_features(base: Extraction, alternative: Extraction) -> np.ndarray:
             article if page_type is not None else np.nan,
         ]
     )
+
+
+def token_pairs(tokens: Sequence[str]) -> list[tuple[str, ...]]:
+    """The successive token pairs of a text (its one token alone when it has one): specific enough
+    to find a block's text within another extraction where single tokens (Chinese characters, the
+    commonest words) are found anywhere."""
+    return list(zip(tokens, tokens[1:], strict=False)) if len(tokens) > 1 else [tuple(tokens)] if tokens else []
+
+
+def block_cover(blocks: Blocks, text: str) -> np.ndarray:
+    """Per block, the share of its token pairs that ``text`` holds (1 for a block without tokens),
+    both split by the page's tokenizer."""
+    tokens = split_tokens(text, blocks.tokenizer)
+    held = {*token_pairs(tokens), *((t,) for t in tokens)}
+    cover = np.ones(len(blocks))
+    for i, block in enumerate(blocks.texts):
+        pairs = token_pairs(split_tokens(block, blocks.tokenizer))
+        if pairs:
+            cover[i] = round(sum(p in held for p in pairs) / len(pairs), 3)
+    return cover
+
+
+def block_structure(blocks: Blocks) -> tuple[np.ndarray, np.ndarray]:
+    """Per block: 1 where it sits in a link (an ``a`` on its tag path), and its tag path's number
+    in the page (blocks of one path share it)."""
+    numbers: dict[str, int] = {}
+    link = np.array([int("a" in path.split("/")) for path in blocks.paths], dtype=np.int8)
+    return link, np.array([numbers.setdefault(path, len(numbers)) for path in blocks.paths], dtype=np.int64)
+
+
+def structure_features(
+    words: np.ndarray, label: np.ndarray, link: np.ndarray, cover: np.ndarray, path: np.ndarray
+) -> np.ndarray:
+    """What the base keeps and the alternative leaves out (``extra``: kept blocks with less than
+    :data:`COVERED` of their token pairs in its text) and the other way round (``missing``: blocks
+    the base drops whose pairs it holds), from the blocks' ``words``, the base's ``label``, ``link``,
+    ``cover`` (:func:`block_cover`) and tag ``path`` numbers: the extra words' share of the kept
+    ones, their linked share and the kept words' linked share, the log of their mean block length,
+    the share of them in blocks whose tag path repeats three times or more among the extra blocks
+    (items), the log of their number of runs (contiguous in the kept blocks), their shares after
+    the last and before the first covered kept block, and the missing words against the kept ones.
+    A teaser rail beside a short article is extra, linked, in short repeated items after the text;
+    a forum's replies are extra, unlinked, long and repeated. NaN where a share has nothing to count."""
+    kept = label.astype(bool) & (words > 0)
+    if not kept.any():
+        return np.full(len(STRUCTURE_FEATURES), np.nan)
+    extra = kept & (cover < COVERED)
+    covered = kept & ~extra
+    missing = ~label.astype(bool) & (words > 0) & (cover >= COVERED)
+    w = words.astype(np.float64)
+    total, extra_words = w[kept].sum(), w[extra].sum()
+
+    def share(mask: np.ndarray, of: float) -> float:
+        return float(w[mask].sum() / of) if of > 0 else np.nan
+
+    repeated = np.zeros(len(words), dtype=bool)
+    if extra.any():
+        paths, counts = np.unique(path[extra], return_counts=True)
+        repeated = extra & np.isin(path, paths[counts >= 3])
+    flags = extra[np.flatnonzero(kept)]
+    runs = int(flags[0]) + int(np.sum(flags[1:] & ~flags[:-1]))
+    position = np.arange(len(words))
+    after = before = np.zeros(len(words), dtype=bool)
+    if covered.any():
+        first, last = np.flatnonzero(covered)[[0, -1]]
+        after, before = extra & (position > last), extra & (position < first)
+    return np.array(
+        [
+            extra_words / total,
+            share(extra & link.astype(bool), extra_words),
+            share(kept & link.astype(bool), total),
+            np.log1p(extra_words / max(int(extra.sum()), 1)),
+            share(repeated, extra_words),
+            np.log1p(runs),
+            share(after, extra_words),
+            share(before, extra_words),
+            w[missing].sum() / total,
+        ]
+    )
+
+
+def arbiter_features(page: Page, base: Extraction, alternative: Extraction) -> np.ndarray:
+    """The selector's row for one page: :func:`extraction_features`, then :func:`structure_features`
+    of the page's blocks (NaN where the base gives no block labels)."""
+    blocks = page.blocks
+    if base.labels is None or len(base.labels) != len(blocks):
+        structure = np.full(len(STRUCTURE_FEATURES), np.nan)
+    else:
+        link, path = block_structure(blocks)
+        structure = structure_features(
+            blocks.word_counts, base.labels, link, block_cover(blocks, alternative.text), path
+        )
+    return np.concatenate([extraction_features(base, alternative), structure])
 
 
 def extract_or_empty(extractor: BaseExtractor, page: Page) -> Extraction:
@@ -282,7 +394,9 @@ class Arbiter(BaseExtractor):
                 with sharing(page):
                     ours, theirs = base.extract(page), extract_or_empty(self.alternative, page)
                 done[id(page)] = (
-                    (arbiter_features(ours, theirs), page_gain(ours, theirs, page)) if theirs.text.strip() else None
+                    (arbiter_features(page, ours, theirs), page_gain(ours, theirs, page))
+                    if theirs.text.strip()
+                    else None
                 )
             row = done[id(page)]
             if row is not None:
@@ -341,7 +455,7 @@ class Arbiter(BaseExtractor):
         with sharing(page):
             ours = self.base.extract(page)
             theirs = extract_or_empty(self.alternative, page)
-        probability = float(self.selector_.probability(arbiter_features(ours, theirs))[0])
+        probability = float(self.selector_.probability(arbiter_features(page, ours, theirs))[0])
         chosen = theirs if probability > self.threshold_ and theirs.text.strip() else ours
         other = ours if chosen is theirs else theirs
         times = {k: v + other.info.get(k, 0.0) for k, v in chosen.info.items() if k.endswith("_ms")}
