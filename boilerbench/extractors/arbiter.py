@@ -1,5 +1,5 @@
 """A page-level arbiter between two extractors (issue 29): both extract every page, and a small
-model learnt on the validation pages says whose extraction to keep.
+model learnt on out-of-fold extractions of the training pages says whose extraction to keep.
 
 The stack decides block by block; Readability (Arc90's algorithm) takes one element for the whole
 article. On a short article beside a rail of teaser summaries the stack keeps the teasers with the
@@ -8,7 +8,9 @@ training pages barely hold, while Readability's single element leaves them out (
 Russian sites where the stack loses to it). Where Readability is wrong the two disagree the other
 way: its element misses a forum's replies, a listing's items, the headings and lists CleanEval's
 gold keeps. Which of the two to trust is a page-level question, asked of what the two extractions
-are and how they overlap (:func:`arbiter_features`), not of the page's language.
+are and how they overlap (:func:`extraction_features`) and of what they disagree on, block by block
+(:func:`structure_features`): a rail of teasers is short linked items after the text both keep, a
+thread's replies long unlinked ones. It is never asked of the page's language.
 
 The selector is a small set of gradient-boosted trees (LightGBM) for "the alternative's token F1
 is higher", each page weighted by how much the choice changes its F1 (a page where both agree
