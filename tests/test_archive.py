@@ -30,7 +30,7 @@ from boilerbench.reports.archive import (
     restore,
     unpack,
 )
-from boilerbench.reports.collect import read_runs
+from boilerbench.reports.collect import MissingRuns, pages, read_runs, run_pages
 
 
 def _folder(path, key, extra="x"):
@@ -143,6 +143,29 @@ def test_a_run_whose_folder_is_gone_is_read_from_its_archive(tmp_path):
     assert second_page("/m2/exp/1_b_x") == "3"  # the folder it was written to
     assert second_page("multirun/exp/1_b_x") is None  # two archives end so: neither is taken
     assert second_page("multirun/exp/9_c_x") is None
+
+
+def test_a_folder_that_holds_another_run_than_the_row_is_not_read_for_the_rows_pages(tmp_path, monkeypatch):
+    """A store row's page rows come from its own run (its run key): its folder where that holds
+    it, else its archive, though the folder holds another run of the job (rerun on a branch, a
+    sweep not yet in the store). What would fail: a table built from the row's figures with
+    another run's pages (its significance marks, its per-site points)."""
+    monkeypatch.chdir(tmp_path)
+    ARCHIVE_DIR.mkdir(parents=True)
+    (ARCHIVE_DIR / "exp").mkdir()
+    (ARCHIVE_DIR / f"exp/0_a_x{SUFFIX}").write_bytes(pack(_folder(tmp_path / "packed" / "exp" / "0_a_x", "k1", "1")))
+    folder = _folder(tmp_path / "multirun" / "exp" / "0_a_x", "k2", "2")
+
+    def second_page(key):
+        return run_pages(pd.Series({"run_dir": str(folder), "run_key": key}))["token_f1"].iloc[1]
+
+    assert second_page("k2") == 2  # the folder holds the row's run
+    assert second_page("k1") == 1  # the folder holds another run: the row's archive
+    assert pages(folder)["token_f1"].iloc[1] == 2  # no key to hold it to: the folder
+    with pytest.raises(MissingRuns, match="k3"):
+        second_page("k3")
+    with pytest.raises(MissingRuns, match="2 rows, the row says n_pages = 3"):  # a truncated file
+        run_pages(pd.Series({"run_dir": str(folder), "run_key": "k2", "n_pages": 3}))
 
 
 def test_the_stores_page_rows_come_from_the_archive_without_the_run_folders():

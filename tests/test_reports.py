@@ -207,7 +207,7 @@ def test_a_store_whose_run_folders_are_gone_builds_its_tables_and_says_what_it_l
     moved.to_csv(tmp_path / "runs.csv", index=False)
     (tmp_path / "none").mkdir()
     status = build_all([str(tmp_path / "none")], tmp_path / "out", str(tmp_path / "runs.csv"))
-    assert status["page rows"].startswith("3 of 3 runs' pages.csv not on this machine")
+    assert status["page rows"].startswith("3 of 3 runs' pages.csv neither on this machine nor archived")
     assert status["table_cleaneval"] == "written" and status["table_strata"].startswith("missing: the page rows")
     assert all(v == "written" or v.startswith(("missing", "3 of 3")) for v in status.values())
 

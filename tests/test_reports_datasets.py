@@ -132,6 +132,7 @@ def test_table_headline_pairs_the_learned_run_with_each_reference(tmp_path):
     runs = []
     for extractor, f1 in per_page.items():
         summary = _summary("table_headline", extractor, "cleaneval", sum(f1) / 8)
+        summary["n_pages"] = 8
         summary["metrics"]["token"]["f1"] = sum(f1) / 8
         if extractor == "stack":
             summary["config"]["extractor"]["decoding"] = "by_page_type"

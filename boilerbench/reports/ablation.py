@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from boilerbench.reports.collect import pages
+from boilerbench.reports.collect import run_pages
 from boilerbench.reports.datasets import latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.significance import Difference, align, compare_pair
@@ -112,8 +112,8 @@ def ablation_rows(
                     row[f"{dataset}:{value}"] = "–"
                     continue
                 difference = subset_difference(
-                    pages(base[dataset]["run_dir"]),
-                    pages(other[dataset]["run_dir"]),
+                    run_pages(base[dataset]),
+                    run_pages(other[dataset]),
                     page_column,
                     value,
                     metric=figure(dataset),

@@ -140,14 +140,29 @@ def _unpacked_root() -> Path:
     return root
 
 
-def archived_run_dir(run_dir: str | Path, archive: Path = ARCHIVE_DIR) -> Path | None:
-    """A folder holding the archived files of the run that was written to ``run_dir`` (its
-    absolute folder, else its ``<experiment>/<job>`` where one archive alone ends so), unpacked
-    into a temporary folder; None where no archive, or more than one, is that run's. The report
-    reads per-page rows from it when the run folder is not on this machine."""
-    by_folder = _archives_by_folder(archive.resolve())
-    tail = "/".join(Path(run_dir).parts[-2:])
-    candidates = by_folder.get(str(Path(run_dir).resolve())) or by_folder.get(tail, [])
+@functools.cache
+def _archives_by_key(archive: Path) -> dict[str, Path]:
+    return archived_runs(archive)
+
+
+def is_archived(run_key: str, archive: Path = ARCHIVE_DIR) -> bool:
+    """Whether an archive under ``archive`` holds the run of ``run_key``."""
+    return run_key in _archives_by_key(archive.resolve())
+
+
+def archived_run_dir(run_dir: str | Path, archive: Path = ARCHIVE_DIR, run_key: str | None = None) -> Path | None:
+    """A folder holding the archived files of a run, unpacked into a temporary folder: the run of
+    ``run_key`` where one is given, else the run that was written to ``run_dir`` (its absolute
+    folder, else its ``<experiment>/<job>`` where one archive alone ends so); None where no
+    archive, or more than one, is that run's. The report reads per-page rows from it when the run
+    folder is not on this machine, or holds another run."""
+    if run_key is not None:
+        keyed = _archives_by_key(archive.resolve()).get(run_key)
+        candidates = [keyed] if keyed is not None else []
+    else:
+        by_folder = _archives_by_folder(archive.resolve())
+        tail = "/".join(Path(run_dir).parts[-2:])
+        candidates = by_folder.get(str(Path(run_dir).resolve())) or by_folder.get(tail, [])
     if len(candidates) != 1:
         return None
     target = _unpacked_root() / candidates[0].relative_to(archive.resolve()).as_posix().removesuffix(SUFFIX)
@@ -167,7 +182,7 @@ def unpack(data: bytes, run_dir: Path) -> None:
             atomic_write_bytes(run_dir / name, files[name])
 
 
-def _run_key(summary_path: Path) -> str | None:
+def run_key_of(summary_path: Path) -> str | None:
     """The run key of a ``summary.json`` (:func:`read_summary`); None for a damaged one."""
     try:
         summary = read_summary(summary_path)
@@ -183,7 +198,7 @@ def local_runs(roots: list[Path]) -> dict[str, tuple[Path, Path]]:
     found: dict[str, tuple[Path, Path]] = {}
     for root in roots:
         for summary in sorted(root.rglob("summary.json")):
-            key = _run_key(summary)
+            key = run_key_of(summary)
             if key and (summary.parent / "pages.csv").is_file():
                 found.setdefault(key, (root, summary.parent))
     return found

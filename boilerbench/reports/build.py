@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 
 from boilerbench.atomic import atomic_write_bytes, atomic_write_text
 from boilerbench.reports.artefacts import ARTEFACTS
-from boilerbench.reports.collect import gather
+from boilerbench.reports.collect import gather, has_pages
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.provenance import with_provenance
 from boilerbench.reports.tables import Table
@@ -46,11 +46,11 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
     atomic_write_text(out / "runs.csv", runs.to_csv(index=False))
     atomic_write_text(out / "sweeps.csv", sweeps.to_csv(index=False))
     status: dict[str, str] = {}
-    absent = sum(1 for d in runs.get("run_dir", []) if not (Path(str(d)) / "pages.csv").is_file())
+    absent = sum(1 for _, run in runs.iterrows() if not has_pages(run))
     if absent:
         # the tables still build from the rows, without the paired tests' marks of those runs
         status["page rows"] = (
-            f"{absent} of {len(runs)} runs' pages.csv not on this machine: the tables leave their "
+            f"{absent} of {len(runs)} runs' pages.csv neither on this machine nor archived: the tables leave their "
             "significance marks out and the figures that read pages are missing"
         )
     index = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from boilerbench.reports.collect import pages
+from boilerbench.reports.collect import run_pages
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.published import CLEANEVAL_2007, SYSTEM_NAMES
 from boilerbench.reports.tables import Table, fmt
@@ -20,10 +20,10 @@ from boilerbench.reports.tables import Table, fmt
 ENTRIES = tuple(sorted((k for k, v in CLEANEVAL_2007.items() if "to" in v), key=lambda k: -CLEANEVAL_2007[k]["ave"]))
 
 
-def structured_share(run_dir: str) -> float:
+def structured_share(run: pd.Series) -> float:
     """Share of a run's pages with a text-and-markup score (gold with markup) that were scored
     with the extractor's own structure."""
-    frame = pages(run_dir)
+    frame = run_pages(run)
     if "structured" not in frame.columns:
         return 0.0
     flags = frame["structured"].astype(str).str.lower()
@@ -72,7 +72,7 @@ def cleaneval2007_table(runs: pd.DataFrame) -> Table:
                 "TO": fmt(run.get("cleaneval.mean"), 2),
                 "TM": fmt(run.get("cleaneval.markup_mean"), 2),
                 "2007 score": fmt(run.get("cleaneval.mean_2007"), 2),
-                "own structure": f"{structured_share(run['run_dir']):.0%}",
+                "own structure": f"{structured_share(run):.0%}",
                 "block F1": fmt(run.get("block.f1"), 3),
                 "fit s": fmt(run.get("fit_s"), 1),
                 "ms/page": fmt(run.get("ms_per_page"), 1),

@@ -14,7 +14,7 @@ import yaml
 
 from boilerbench.conf import CONF_DIR, RENAMED
 from boilerbench.experiments.results import RunFileError, legacy_protocol_name, protocol_name, read_pages, read_summary
-from boilerbench.reports.archive import archived_run_dir
+from boilerbench.reports.archive import archived_run_dir, is_archived, run_key_of
 
 #: What identifies a run's setting; among runs with equal keys the latest one wins.
 KEY = ("report", "extractor", "dataset", "split", "protocol", "trained_on", "cv.train_on", "params")
@@ -307,14 +307,40 @@ def superseded(earlier: pd.DataFrame, found: pd.DataFrame) -> pd.Series:
     return pd.Series(flags, index=earlier.index, dtype=bool)
 
 
-def pages(run_dir: str | Path) -> pd.DataFrame:
+def pages(run_dir: str | Path, run_key: str | None = None) -> pd.DataFrame:
     """A run's ``pages.csv`` (page ids as strings): from its folder, else from the run archive
     (:func:`~boilerbench.reports.archive.archived_run_dir`); a run in neither is missing, and so
-    are the artefacts that read its pages."""
-    try:
-        return read_pages(Path(run_dir) / "pages.csv")
-    except RunFileError as err:
-        archived = archived_run_dir(run_dir)
-        if archived is None:
-            raise MissingRuns(f"the page rows of {run_dir} (neither on this machine nor archived: rerun it)") from err
-        return read_pages(archived / "pages.csv")
+    are the artefacts that read its pages. Given the store row's ``run_key``, the folder is read
+    only when it holds that run: a folder rerun since (another branch's code, a sweep not yet in
+    the store) would put another run's pages beside the row's figures."""
+    folder = Path(run_dir)
+    if run_key is None or run_key_of(folder / "summary.json") == run_key:
+        try:
+            return read_pages(folder / "pages.csv")
+        except RunFileError:
+            pass
+    archived = archived_run_dir(run_dir, run_key=run_key)
+    if archived is None:
+        held = "" if run_key is None else f" of run key {run_key}"
+        raise MissingRuns(f"the page rows{held} of {run_dir} (neither on this machine nor archived: rerun it)")
+    return read_pages(archived / "pages.csv")
+
+
+def run_pages(run: pd.Series) -> pd.DataFrame:
+    """The page rows of a store row (:func:`pages` of its ``run_dir``, held to its ``run_key``
+    where the row has one), as many as its ``n_pages`` says (a truncated file is missing)."""
+    key = run.get("run_key")
+    frame = pages(str(run["run_dir"]), key if isinstance(key, str) and key else None)
+    expected = run.get("n_pages")
+    if isinstance(expected, int | float) and expected == expected and len(frame) != expected:
+        raise MissingRuns(f"the page rows of {run['run_dir']}: {len(frame)} rows, the row says n_pages = {expected:g}")
+    return frame
+
+
+def has_pages(run: pd.Series) -> bool:
+    """Whether :func:`run_pages` finds the row's run (its folder holding its run key, or its
+    archive), without reading the pages."""
+    key, folder = run.get("run_key"), Path(str(run.get("run_dir")))
+    if not isinstance(key, str) or not key:
+        return (folder / "pages.csv").is_file() or archived_run_dir(folder) is not None
+    return ((folder / "pages.csv").is_file() and run_key_of(folder / "summary.json") == key) or is_archived(key)

@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from boilerbench.evaluation.stats import average_ranks, friedman  # noqa: E402
-from boilerbench.reports.collect import MissingRuns, pages  # noqa: E402
+from boilerbench.reports.collect import MissingRuns, run_pages  # noqa: E402
 from boilerbench.reports.significance import BOUNDS  # noqa: E402
 
 #: Datasets in the order of the tables (the older ones first).
@@ -44,7 +44,7 @@ def scedd_coefficients(runs: pd.DataFrame, dataset: str = "cleaneval") -> plt.Fi
     _require(runs, f"scedd runs on {dataset} sweeping top_coef and bottom_coef")
     points = []
     for _, run in runs.iterrows():
-        table = pages(run["run_dir"])
+        table = run_pages(run)
         short = table[table["page_class"] == "short"]
         wrong = short["lcs_wrong"].astype(str).str.lower().isin(("true", "1")).sum()
         points.append((float(run["param.top_coef"]), float(run["param.bottom_coef"]), int(wrong), len(short)))
@@ -77,11 +77,11 @@ def short_pages(runs: pd.DataFrame) -> plt.Figure:
         if scedd.empty:
             ax.set_title(f"{dataset}: no scedd run")
             continue
-        marks = pages(scedd.iloc[0]["run_dir"])
+        marks = run_pages(scedd.iloc[0])
         short = set(marks.loc[marks["page_class"] == "short", "page_id"])
         names, shares = [], []
         for _, run in part.sort_values("extractor", ascending=False).iterrows():
-            table = pages(run["run_dir"])
+            table = run_pages(run)
             table = table[table["page_id"].isin(short)]
             wrong = table["lcs_wrong"].astype(str).str.lower().isin(("true", "1"))
             names.append(run["extractor"])
@@ -189,7 +189,7 @@ def score_distributions(runs: pd.DataFrame) -> plt.Figure:
     fig, axes = plt.subplots(len(datasets), 1, figsize=(9, 3.8 * len(datasets)), squeeze=False)
     for ax, dataset in zip(axes[:, 0], datasets, strict=True):
         part = runs[runs["dataset"] == dataset].sort_values("block.f1")
-        data = [pages(d)["cleaneval"].astype(float).to_numpy() for d in part["run_dir"]]
+        data = [run_pages(r)["cleaneval"].astype(float).to_numpy() for _, r in part.iterrows()]
         ax.boxplot(data, vert=False, showfliers=False)
         ax.set_yticks(range(1, len(part) + 1), part["extractor"])
         ax.set_xlabel("CleanEval score per page (boxes: quartiles and median; whiskers: 1.5 IQR)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from boilerbench.reports.ablation import subset_difference
-from boilerbench.reports.collect import pages
+from boilerbench.reports.collect import run_pages
 from boilerbench.reports.datasets import DATASETS, PAGE_TYPES, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.significance import align, compare_pair
@@ -23,14 +23,14 @@ LEARNED = "stack"
 REFERENCES = ("trafilatura", "readability")
 
 
-def _difference(learned_dir: str, reference_dir: str, metric: str, page_type: str | None = None) -> str:
+def _difference(learned: pd.Series, reference: pd.Series, metric: str, page_type: str | None = None) -> str:
     """``+0.014 [+0.000, +0.029], p 0.054``: the learned run minus the reference, paired, on all
     the pages or on those of ``page_type``."""
     if page_type is None:
-        a, b = align([pages(learned_dir), pages(reference_dir)], [LEARNED, "reference"])
+        a, b = align([run_pages(learned), run_pages(reference)], [LEARNED, "reference"])
         (d,) = compare_pair(a, b, [metric])
     else:
-        d = subset_difference(pages(learned_dir), pages(reference_dir), "page_type", page_type, metric=metric)
+        d = subset_difference(run_pages(learned), run_pages(reference), "page_type", page_type, metric=metric)
     return f"{d.difference:+.3f} [{d.lo:+.3f}, {d.hi:+.3f}], p {d.pvalue:.3g}"
 
 
@@ -54,12 +54,10 @@ def table_headline(runs: pd.DataFrame) -> Table:
             for name in names:
                 row[name] = fmt(by[(name, dataset)].get(metric))
             for reference in REFERENCES:
-                row[f"{LEARNED} − {reference}"] = _difference(
-                    learned["run_dir"], by[(reference, dataset)]["run_dir"], metric
-                )
+                row[f"{LEARNED} − {reference}"] = _difference(learned, by[(reference, dataset)], metric)
             rows.append(row)
     if "wcxb" in datasets:
-        wcxb = {name: by[(name, "wcxb")]["run_dir"] for name in names}
+        wcxb = {name: by[(name, "wcxb")] for name in names}
         for page_type in PAGE_TYPES:
             column = f"type.{page_type}.token.f1"
             row = {

@@ -22,7 +22,7 @@ from itertools import product
 import pandas as pd
 
 from boilerbench.reports.ablation import difference_cell, paired_subset, subset_difference
-from boilerbench.reports.collect import pages
+from boilerbench.reports.collect import run_pages
 from boilerbench.reports.datasets import SNIPPET_ONLY, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.published import PUBLISHED
@@ -164,7 +164,7 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
     runs = cv_labelled(runs)
     frame, shown, names = _per_language(runs, "table_languages_cv")
     latest = latest_runs(runs, ["extractor", "dataset"])
-    by = {(r["extractor"], r["dataset"]): r["run_dir"] for _, r in latest.iterrows()}
+    by = {(r["extractor"], r["dataset"]): r for _, r in latest.iterrows()}
     variants = [(v.format(e), e) for v in VARIANTS for e in CV_LEARNED]
     pairs = [*product(CV_LEARNED, CV_REFERENCES), *((v, e) for v, e in variants if v in set(latest["extractor"]))]
     rows = []
@@ -176,7 +176,9 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
                 row[name] = "–"
                 continue
             row[name] = difference_cell(
-                language_difference(pages(by[(learned, dataset)]), pages(by[(reference, dataset)]), language, site)
+                language_difference(
+                    run_pages(by[(learned, dataset)]), run_pages(by[(reference, dataset)]), language, site
+                )
             )
         rows.append({**row, "mean": ""})
     note = (
@@ -231,14 +233,16 @@ def table_languages_cv_sites(runs: pd.DataFrame) -> Table:
     runs = cv_labelled(runs)
     _, _, names = _per_language(runs, "table_languages_cv")
     latest = latest_runs(runs, ["extractor", "dataset"])
-    by = {(r["extractor"], r["dataset"]): r["run_dir"] for _, r in latest.iterrows()}
+    by = {(r["extractor"], r["dataset"]): r for _, r in latest.iterrows()}
     rows = []
     for learned, reference in product(CV_LEARNED, CV_REFERENCES):
         for name in names:
             dataset, language = name.split(":")
             if (learned, dataset) not in by or (reference, dataset) not in by:
                 continue
-            sites = site_points(pages(by[(learned, dataset)]), pages(by[(reference, dataset)]), language, daniel_site)
+            sites = site_points(
+                run_pages(by[(learned, dataset)]), run_pages(by[(reference, dataset)]), language, daniel_site
+            )
             losing, gaining = sites[sites["points"] < 0], sites[sites["points"] > 0].iloc[::-1]
             rows.append(
                 {

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from boilerbench.reports.collect import pages
+from boilerbench.reports.collect import run_pages
 from boilerbench.reports.datasets import PAGE_TYPES, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.tables import Table, fmt
@@ -98,7 +98,7 @@ def table_page_types(runs: pd.DataFrame) -> Table:
     typed_runs = runs[runs.get("param.decoding", pd.Series(index=runs.index, dtype=object)) == "by_page_type"]
     numbers, display = [], []
     for _, run in latest_runs(typed_runs, ["extractor", "dataset"]).sort_values(["extractor", "dataset"]).iterrows():
-        typed = typed_pages(pages(run["run_dir"]))
+        typed = typed_pages(run_pages(run))
         if typed.empty:
             continue
         types = observed_types(typed, PAGE_TYPES)

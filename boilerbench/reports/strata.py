@@ -22,7 +22,7 @@ import pandas as pd
 
 from boilerbench.evaluation.aggregates import page_matrix, point_value
 from boilerbench.evaluation.stats import bootstrap_intervals
-from boilerbench.reports.collect import pages as page_rows
+from boilerbench.reports.collect import run_pages
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.significance import BOUNDS, Mark, PageSetMismatch, align, figure_key, marks
 from boilerbench.reports.tables import MARKS_NOTE, Table, cell
@@ -56,9 +56,9 @@ def _pooled_pages(runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     pooled = {}
     for extractor, part in runs.groupby("extractor"):
         frames = []
-        for run_dir, dataset in zip(part["run_dir"], part["dataset"], strict=True):
-            pages = page_rows(run_dir)
-            frames.append(pages.assign(page_id=f"{dataset}/" + pages["page_id"].astype(str)))
+        for _, run in part.iterrows():
+            pages = run_pages(run)
+            frames.append(pages.assign(page_id=f"{run['dataset']}/" + pages["page_id"].astype(str)))
         pooled[str(extractor)] = pd.concat(frames, ignore_index=True).sort_values("page_id", ignore_index=True)
     return pooled
 

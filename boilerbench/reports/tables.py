@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import pandas as pd
 
 from boilerbench.evaluation.aggregates import CI_SUFFIX
-from boilerbench.experiments.results import Run, RunFileError
+from boilerbench.experiments.results import RunFileError
+from boilerbench.reports.collect import MissingRuns, run_pages
 from boilerbench.reports.published import SOURCES, published
 from boilerbench.reports.significance import ALPHA, BOUNDS, PERMUTATIONS, Mark, align, figure_key, has_columns, marks
 
@@ -180,8 +180,9 @@ def published_cells(extractor: str, dataset: str) -> dict[str, str]:
 
 def comparable_groups(runs: pd.DataFrame) -> list[tuple[list, list[pd.DataFrame]]]:
     """The runs that can be compared page by page: same dataset and the same pages (from their
-    ``pages.csv``), each group as (run index labels, aligned page rows). Runs whose page rows
-    cannot be read, and the bounds (``oracle``, ``all_text``), are left out."""
+    ``pages.csv``, :func:`~boilerbench.reports.collect.run_pages`: the row's own run, from its
+    folder or the archive), each group as (run index labels, aligned page rows). Runs whose page
+    rows cannot be read, and the bounds (``oracle``, ``all_text``), are left out."""
     by_pages: dict[tuple, list] = {}
     frames = {}
     for index, run in runs.iterrows():
@@ -189,8 +190,8 @@ def comparable_groups(runs: pd.DataFrame) -> list[tuple[list, list[pd.DataFrame]
         if not isinstance(path, str) or run.get("extractor") in BOUNDS:
             continue
         try:
-            frame = Run(Path(path)).pages
-        except RunFileError:
+            frame = run_pages(run)
+        except (MissingRuns, RunFileError):
             continue
         frames[index] = frame
         by_pages.setdefault((run.get("dataset"), frozenset(frame["page_id"])), []).append(index)

@@ -15,7 +15,7 @@ import pandas as pd
 
 from boilerbench.evaluation.aggregates import point_value
 from boilerbench.reports.ablation import difference_cell, paired_subset
-from boilerbench.reports.collect import pages
+from boilerbench.reports.collect import run_pages
 from boilerbench.reports.datasets import DATASETS, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.languages import language_columns
@@ -59,12 +59,12 @@ def table_training_weights(runs: pd.DataFrame) -> Table:
     stack = stack.assign(setting=stack["trained_on"].fillna("").astype(str).map(setting_of))
     stack = latest_runs(stack, ["setting", "param.seed", "dataset"])
     seeds = sorted(set(stack["param.seed"].astype(int)))
-    found = {(r["setting"], int(r["param.seed"]), r["dataset"]): r["run_dir"] for _, r in stack.iterrows()}
+    found = {(r["setting"], int(r["param.seed"]), r["dataset"]): r for _, r in stack.iterrows()}
     complete = {d for d in stack["dataset"] if all((s, k, d) in found for s in SETTINGS for k in seeds)}
     datasets = [d for d in (*DATASETS, *sorted(complete - set(DATASETS))) if d in complete]
     if not datasets:
         raise missing
-    per_seed = {(s, k, d): pages(found[(s, k, d)]) for s in SETTINGS for k in seeds for d in datasets}
+    per_seed = {(s, k, d): run_pages(found[(s, k, d)]) for s in SETTINGS for k in seeds for d in datasets}
     columns = language_columns(stack[stack["dataset"].isin(datasets)])
     languages = [(d, "all") for d in datasets] + [
         (d, lang) for d, lang in columns if sum(c[0] == d for c in columns) > 1
