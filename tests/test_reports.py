@@ -689,3 +689,37 @@ def test_an_update_takes_the_rerun_jobs_row_and_what_it_changes_and_keeps_what_c
     # the other rows have no run here: listed, not an error; a job that is not a run folder is
     assert "2 rows without their run" in printed
     assert update_main([str(tmp_path / "nowhere"), "--store", str(store)]) == 2
+
+
+def test_an_artefact_new_to_the_store_lands_with_its_index_row_and_the_kept_rows_stay(tmp_path):
+    """An artefact whose code landed since the store was built is copied though both builds make
+    it alike, and its index row is put in the built order; an artefact no build here makes keeps
+    its stored row. What would fail: a new table never reaching the store, or the index rebuilt
+    with every page-reading artefact listed as missing."""
+    from boilerbench.reports.update import changed_files, merged_index
+
+    before, after, store = (tmp_path / n for n in ("before", "after", "store"))
+    for folder in (before, after, store):
+        folder.mkdir()
+    for folder, files in ((before, "abc"), (after, "abc"), (store, "ab")):
+        for name in files:
+            (folder / f"table_{name}.md").write_text(name)
+    (after / "table_a.md").write_text("a, changed")
+    assert changed_files(before, after) == ["table_a.md"]
+    assert changed_files(before, after, store) == ["table_a.md", "table_c.md"]
+
+    def index(*rows):
+        table = ["| artefact | files | runs | regenerate |", "|---|---|---|---|", *rows]
+        return "\n".join(["# boilerbench reports", "", *table, "", "end", ""])
+
+    stored = index("| table_a | a | 1 | x |", "| table_s | s | 9 | x |", "| table_b | b | 2 | x |")
+    built = index(
+        "| table_a | a | 5 | x |",
+        "| table_c | c | 3 | x |",
+        "| table_s | **missing**: no page rows | 0 | x |",
+        "| table_b | b | 7 | x |",
+        "| table_m | **missing**: no runs | 0 | x |",
+    )
+    assert merged_index(stored, built, ["table_a.md", "table_c.md", "runs.csv"]) == index(
+        "| table_a | a | 5 | x |", "| table_c | c | 3 | x |", "| table_s | s | 9 | x |", "| table_b | b | 2 | x |"
+    )

@@ -158,6 +158,41 @@ def test_table_headline_pairs_the_learned_run_with_each_reference(tmp_path):
     )
 
 
+def test_table_arbiter_pairs_the_arbiter_with_its_base_the_stack_and_the_references(tmp_path):
+    """``table_arbiter``: the arbiter against each of the four on fig_speed_quality's runs, the
+    latest run of each. What would fail: the stack's name or the references hard-wired, another
+    experiment's runs, or an earlier run of the arbiter paired."""
+    ids = [f"p{k}" for k in range(4)]
+    per_page = {
+        "arbiter": [0.9] * 4,
+        "stack_fast": [0.8] * 4,
+        "stack": [0.9, 0.9, 0.9, 1.0],
+        "trafilatura": [0.7] * 4,
+        "readability": [0.9] * 4,
+    }
+    runs = [(_summary("fig_speed_quality", e, "cleaneval", sum(f1) / 4), f1) for e, f1 in per_page.items()]
+    runs.append((_summary("table_headline", "arbiter", "cleaneval", 0.1), [0.1] * 4))  # another experiment
+    earlier = _summary("fig_speed_quality", "arbiter", "cleaneval", 0.2)
+    runs.append(({**earlier, "finished_at": "2025-01-01T00:00:00"}, [0.2] * 4))
+    for n, (summary, f1) in enumerate(runs):
+        summary["n_pages"] = 4
+        run = tmp_path / "runs" / f"{n}_{summary['extractor']}_{summary['dataset']}"
+        run.mkdir(parents=True)
+        (run / "summary.json").write_text(json.dumps(summary))
+        pd.DataFrame({"page_id": ids, "token_f1": f1, "error": [""] * 4}).to_csv(run / "pages.csv", index=False)
+    status = build_all([str(tmp_path / "runs")], tmp_path / "out")
+    assert status["table_arbiter"] == "written"
+    row = pd.read_csv(tmp_path / "out" / "table_arbiter.csv").iloc[0]
+    assert [row[e] for e in per_page] == [0.9, 0.8, 0.925, 0.7, 0.9]
+    assert row["arbiter − stack_fast"].startswith("+0.100 [+0.100, +0.100]")
+    assert row["arbiter − stack"].startswith("-0.025 [-0.075, +0.000]")
+    assert row["arbiter − readability"] == "+0.000 [+0.000, +0.000], p 1"
+    assert (
+        "arbiter against stack_fast, stack, trafilatura and readability"
+        in (tmp_path / "out" / "table_arbiter.md").read_text()
+    )
+
+
 def test_table_headline_pairs_each_wcxb_page_type_on_its_own_pages(tmp_path):
     """What would fail: a per-type row left without its differences, or paired over all pages."""
     types = ["forum"] * 5 + ["article"] * 5

@@ -142,6 +142,18 @@ ARTEFACTS = (
     Artefact("fig_page_types", "figure", ("table_datasets",), datasets.fig_page_types),
     Artefact("table_headline", "table", ("table_headline",), headline.table_headline),
     Artefact(
+        "table_arbiter",
+        "table",
+        ("fig_speed_quality",),
+        lambda r: headline.table_headline(
+            _speed_quality_runs(r),
+            "arbiter",
+            ("stack_fast", "stack", "trafilatura", "readability"),
+            "table_arbiter",
+            "fig_speed_quality",
+        ),
+    ),
+    Artefact(
         "table_page_types",
         "table",
         ("table_headline", "table_languages"),

@@ -10,9 +10,11 @@ whole ``multirun`` folder drops every base row under it whose folder is not here
 1. builds the store as it is, from its ``runs.csv`` alone (with its ``sweeps.csv`` beside it), and
    the store with the rerun jobs, from those job folders and the same ``runs.csv``;
 2. copies into the store each file of the second build that the first does not give byte for
-   byte: ``runs.csv``, ``sweeps.csv`` and the artefacts whose rows changed. An artefact that
-   neither build can make here keeps its stored files, and the index (``README.md``) is kept,
-   since the builds here would list those artefacts as missing;
+   byte, or that the store lacks: ``runs.csv``, ``sweeps.csv``, the artefacts whose rows changed
+   and an artefact new to the store. An artefact that neither build can make here keeps its
+   stored files, and so its row of the index (``README.md``, :func:`merged_index`), since the
+   builds here would list it as missing; the rows of the artefacts copied come from the second
+   build;
 3. archives the jobs' run folders (:func:`boilerbench.reports.archive.archive_store` over every
    row, so no other archive moves), each job's root being the folder above its experiment.
 
@@ -41,16 +43,48 @@ STORE_DIR = Path("reports/results")
 KEPT = frozenset({"README.md"})
 
 
-def changed_files(before: Path, after: Path) -> list[str]:
-    """The names of the files of ``after`` that ``before`` lacks or holds with other bytes, less
-    :data:`KEPT`, sorted."""
+def changed_files(before: Path, after: Path, store: Path | None = None) -> list[str]:
+    """The names of the files of ``after`` that ``before`` (or ``store``, where given) lacks or
+    ``before`` holds with other bytes, less :data:`KEPT`, sorted."""
     return sorted(
         path.name
         for path in after.iterdir()
         if path.is_file()
         and path.name not in KEPT
-        and not ((before / path.name).is_file() and filecmp.cmp(before / path.name, path, shallow=False))
+        and (
+            not ((before / path.name).is_file() and filecmp.cmp(before / path.name, path, shallow=False))
+            or (store is not None and not (store / path.name).is_file())
+        )
     )
+
+
+def _index_rows(index: str) -> dict[str, str]:
+    """The rows of an index's artefact table (``build_all``'s ``README.md``) by artefact name."""
+    rows = {}
+    for line in index.splitlines():
+        cells = line.split(" | ")
+        if line.startswith("| ") and len(cells) > 2 and not line.startswith(("| artefact |", "|---")):
+            rows[cells[0].removeprefix("| ")] = line
+    return rows
+
+
+def merged_index(stored: str, built: str, copied: list[str]) -> str:
+    """The stored index with the built one's row for each artefact whose files were copied, or
+    that the stored one lacks and the build made, in the built index's order (the other rows
+    and the text around the table as stored)."""
+    ours, theirs = _index_rows(stored), _index_rows(built)
+    touched = {Path(name).stem for name in copied}
+    rows = [
+        theirs[name] if name in touched or (name not in ours and "**missing**" not in theirs[name]) else ours[name]
+        for name in theirs
+        if name in ours or name in touched or "**missing**" not in theirs[name]
+    ]
+    lines = stored.splitlines()
+    table = [i for i, line in enumerate(lines) if line.startswith("| ") and line.split(" | ")[0][2:] in ours]
+    if not table:
+        return stored
+    merged = lines[: table[0]] + rows + lines[table[-1] + 1 :]
+    return "\n".join(merged) + ("\n" if stored.endswith("\n") else "")
 
 
 def update(jobs: list[Path], store: Path = STORE_DIR) -> tuple[list[str], ArchiveReport]:
@@ -62,9 +96,16 @@ def update(jobs: list[Path], store: Path = STORE_DIR) -> tuple[list[str], Archiv
         nothing.mkdir()
         build_all([str(nothing)], before, str(runs_csv))
         build_all([str(job) for job in jobs], after, str(runs_csv))
-        copied = changed_files(before, after)
+        copied = changed_files(before, after, store)
         for name in copied:
             atomic_write_bytes(store / name, (after / name).read_bytes())
+        index = store / "README.md"
+        if index.is_file() and (after / "README.md").is_file():
+            stored = index.read_text(encoding="utf-8")
+            merged = merged_index(stored, (after / "README.md").read_text(encoding="utf-8"), copied)
+            if merged != stored:
+                atomic_write_bytes(index, merged.encode("utf-8"))
+                copied.append("README.md (rows)")
     roots = sorted({job.parent.parent for job in jobs})
     return copied, archive_store(read_runs(runs_csv), roots, store / "archive")
 
