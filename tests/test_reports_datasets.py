@@ -124,6 +124,16 @@ def test_figures_are_written(built):
         assert (out / f"{name}.png").stat().st_size > 1000
 
 
+def _write_runs(root, runs, ids):
+    """Each (summary, per-page token F1) as a run folder under ``root``, one page row per id."""
+    for n, (summary, f1) in enumerate(runs):
+        run = root / f"{n}_{summary['extractor']}_{summary['dataset']}"
+        run.mkdir(parents=True)
+        (run / "summary.json").write_text(json.dumps({**summary, "n_pages": len(ids)}))
+        pd.DataFrame({"page_id": ids, "token_f1": f1, "error": [""] * len(ids)}).to_csv(run / "pages.csv", index=False)
+    return root
+
+
 def test_table_headline_pairs_the_learned_run_with_each_reference(tmp_path):
     """The stack's and each reference's token F1 per dataset, the paired difference with its
     interval and p-value, and the WCXB page-type rows; a dataset without all three runs is left out."""
@@ -132,18 +142,12 @@ def test_table_headline_pairs_the_learned_run_with_each_reference(tmp_path):
     runs = []
     for extractor, f1 in per_page.items():
         summary = _summary("table_headline", extractor, "cleaneval", sum(f1) / 8)
-        summary["n_pages"] = 8
         summary["metrics"]["token"]["f1"] = sum(f1) / 8
         if extractor == "stack":
             summary["config"]["extractor"]["decoding"] = "by_page_type"
         runs.append((summary, f1))
     runs.append((_summary("table_headline", "stack", "dragnet", 0.5), [0.5] * 8))  # no references: left out
-    for n, (summary, f1) in enumerate(runs):
-        run = tmp_path / "runs" / f"{n}_{summary['extractor']}_{summary['dataset']}"
-        run.mkdir(parents=True)
-        (run / "summary.json").write_text(json.dumps(summary))
-        pd.DataFrame({"page_id": ids, "token_f1": f1, "error": [""] * 8}).to_csv(run / "pages.csv", index=False)
-    status = build_all([str(tmp_path / "runs")], tmp_path / "out")
+    status = build_all([str(_write_runs(tmp_path / "runs", runs, ids))], tmp_path / "out")
     assert status["table_headline"] == "written"
     table = pd.read_csv(tmp_path / "out" / "table_headline.csv")
     assert list(table["dataset"]) == ["cleaneval"]
@@ -174,13 +178,7 @@ def test_table_arbiter_pairs_the_arbiter_with_its_base_the_stack_and_the_referen
     runs.append((_summary("table_headline", "arbiter", "cleaneval", 0.1), [0.1] * 4))  # another experiment
     earlier = _summary("fig_speed_quality", "arbiter", "cleaneval", 0.2)
     runs.append(({**earlier, "finished_at": "2025-01-01T00:00:00"}, [0.2] * 4))
-    for n, (summary, f1) in enumerate(runs):
-        summary["n_pages"] = 4
-        run = tmp_path / "runs" / f"{n}_{summary['extractor']}_{summary['dataset']}"
-        run.mkdir(parents=True)
-        (run / "summary.json").write_text(json.dumps(summary))
-        pd.DataFrame({"page_id": ids, "token_f1": f1, "error": [""] * 4}).to_csv(run / "pages.csv", index=False)
-    status = build_all([str(tmp_path / "runs")], tmp_path / "out")
+    status = build_all([str(_write_runs(tmp_path / "runs", runs, ids))], tmp_path / "out")
     assert status["table_arbiter"] == "written"
     row = pd.read_csv(tmp_path / "out" / "table_arbiter.csv").iloc[0]
     assert [row[e] for e in per_page] == [0.9, 0.8, 0.925, 0.7, 0.9]
