@@ -693,9 +693,10 @@ def test_an_update_takes_the_rerun_jobs_row_and_what_it_changes_and_keeps_what_c
 
 def test_an_artefact_new_to_the_store_lands_with_its_index_row_and_the_kept_rows_stay(tmp_path):
     """An artefact whose code landed since the store was built is copied though both builds make
-    it alike, and its index row is put in the built order; an artefact no build here makes keeps
-    its stored row. What would fail: a new table never reaching the store, or the index rebuilt
-    with every page-reading artefact listed as missing."""
+    it alike, and its index row is put in the built order; so is one whose every run is readable
+    here and whose stored files an earlier builder wrote; an artefact no build here makes keeps
+    its stored row. What would fail: a new table or a builder's fix never reaching the store, or
+    the index rebuilt with every page-reading artefact listed as missing."""
     from boilerbench.reports.update import changed_files, merged_index
 
     before, after, store = (tmp_path / n for n in ("before", "after", "store"))
@@ -705,8 +706,11 @@ def test_an_artefact_new_to_the_store_lands_with_its_index_row_and_the_kept_rows
         for name in files:
             (folder / f"table_{name}.md").write_text(name)
     (after / "table_a.md").write_text("a, changed")
+    (store / "table_b.md").write_text("b, by an earlier builder")
     assert changed_files(before, after) == ["table_a.md"]
     assert changed_files(before, after, store) == ["table_a.md", "table_c.md"]
+    # an artefact whose runs are all readable here is rebuilt whole: its builder's change lands
+    assert changed_files(before, after, store, frozenset({"table_b"})) == ["table_a.md", "table_b.md", "table_c.md"]
 
     def index(*rows):
         table = ["| artefact | files | runs | regenerate |", "|---|---|---|---|", *rows]

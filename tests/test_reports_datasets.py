@@ -189,6 +189,7 @@ def test_table_arbiter_pairs_the_arbiter_with_its_base_the_stack_and_the_referen
         "arbiter against stack_fast, stack, trafilatura and readability"
         in (tmp_path / "out" / "table_arbiter.md").read_text()
     )
+    assert "\\label{tab:table_arbiter}" in (tmp_path / "out" / "table_arbiter.tex").read_text()
 
 
 def test_table_headline_pairs_each_wcxb_page_type_on_its_own_pages(tmp_path):

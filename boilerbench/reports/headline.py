@@ -43,7 +43,7 @@ def table_headline(
     runs: pd.DataFrame,
     learned_name: str = LEARNED,
     references: tuple[str, ...] = REFERENCES,
-    name: str = "table_headline",
+    table_name: str = "table_headline",
     experiment: str = "table_headline",
 ) -> Table:
     """One row per dataset with runs of the learned extractor and of every reference, then one
@@ -97,4 +97,4 @@ def table_headline(
         "figures' metric."
     )
     against = " and ".join([", ".join(references[:-1]), references[-1]] if len(references) > 1 else references)
-    return Table(name, f"{learned_name} against {against}", pd.DataFrame(rows), note)
+    return Table(table_name, f"{learned_name} against {against}", pd.DataFrame(rows), note)

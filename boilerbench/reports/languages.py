@@ -110,7 +110,7 @@ def table_languages(runs: pd.DataFrame) -> Table:
 
 
 #: The learned extractors of ``table_languages_cv`` compared page by page with the references.
-CV_LEARNED = ("stack", "stack_fast")
+CV_LEARNED = ("stack", "stack_fast", "arbiter")
 CV_REFERENCES = ("trafilatura", "readability")
 
 

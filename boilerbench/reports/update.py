@@ -11,10 +11,12 @@ whole ``multirun`` folder drops every base row under it whose folder is not here
    the store with the rerun jobs, from those job folders and the same ``runs.csv``;
 2. copies into the store each file of the second build that the first does not give byte for
    byte, or that the store lacks: ``runs.csv``, ``sweeps.csv``, the artefacts whose rows changed
-   and an artefact new to the store. An artefact that neither build can make here keeps its
-   stored files, and so its row of the index (``README.md``, :func:`merged_index`), since the
-   builds here would list it as missing; the rows of the artefacts copied come from the second
-   build;
+   and an artefact new to the store; and each file of an artefact whose every run's page rows are
+   readable here (in its folder or the archive), where the store holds other bytes: a build here
+   gives that artefact whole, so a change to its builder lands with the next update. An artefact
+   that neither build can make here keeps its stored files, and so its row of the index
+   (``README.md``, :func:`merged_index`), since the builds here would list it as missing; the rows
+   of the artefacts copied come from the second build;
 3. archives the jobs' run folders (:func:`boilerbench.reports.archive.archive_store` over every
    row, so no other archive moves), each job's root being the folder above its experiment.
 
@@ -32,10 +34,13 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pandas as pd
+
 from boilerbench.atomic import atomic_write_bytes
 from boilerbench.reports.archive import ArchiveReport, archive_store
+from boilerbench.reports.artefacts import ARTEFACTS
 from boilerbench.reports.build import build_all
-from boilerbench.reports.collect import read_runs
+from boilerbench.reports.collect import has_pages, read_runs
 
 #: The store ``make store`` fills (the folder of ``reports/results/runs.csv``).
 STORE_DIR = Path("reports/results")
@@ -43,18 +48,37 @@ STORE_DIR = Path("reports/results")
 KEPT = frozenset({"README.md"})
 
 
-def changed_files(before: Path, after: Path, store: Path | None = None) -> list[str]:
+def changed_files(
+    before: Path, after: Path, store: Path | None = None, rebuilt: frozenset[str] = frozenset()
+) -> list[str]:
     """The names of the files of ``after`` that ``before`` (or ``store``, where given) lacks or
-    ``before`` holds with other bytes, less :data:`KEPT`, sorted."""
+    ``before`` holds with other bytes, and those of the artefacts named in ``rebuilt`` that
+    ``store`` holds with other bytes, less :data:`KEPT`, sorted."""
+
+    def differs(folder: Path, path: Path) -> bool:
+        return not ((folder / path.name).is_file() and filecmp.cmp(folder / path.name, path, shallow=False))
+
     return sorted(
         path.name
         for path in after.iterdir()
         if path.is_file()
         and path.name not in KEPT
         and (
-            not ((before / path.name).is_file() and filecmp.cmp(before / path.name, path, shallow=False))
+            differs(before, path)
             or (store is not None and not (store / path.name).is_file())
+            or (store is not None and path.name.split(".")[0] in rebuilt and differs(store, path))
         )
+    )
+
+
+def readable_artefacts(runs: pd.DataFrame) -> frozenset[str]:
+    """The artefacts whose every run's page rows are readable here (:func:`has_pages`): a build
+    here gives them whole, as a build on the machine that ran them would."""
+    readable = runs.apply(has_pages, axis=1) if len(runs) else pd.Series(dtype=bool)
+    return frozenset(
+        artefact.name
+        for artefact in ARTEFACTS
+        if len(mine := artefact.runs(runs)) and bool(readable.loc[mine.index].all())
     )
 
 
@@ -96,7 +120,8 @@ def update(jobs: list[Path], store: Path = STORE_DIR) -> tuple[list[str], Archiv
         nothing.mkdir()
         build_all([str(nothing)], before, str(runs_csv))
         build_all([str(job) for job in jobs], after, str(runs_csv))
-        copied = changed_files(before, after, store)
+        rebuilt = readable_artefacts(read_runs(after / "runs.csv"))
+        copied = changed_files(before, after, store, rebuilt)
         for name in copied:
             atomic_write_bytes(store / name, (after / name).read_bytes())
         index = store / "README.md"
