@@ -30,7 +30,10 @@ from boilerbench.reports.archive import (
     restore,
     unpack,
 )
+from boilerbench.reports.artefacts import ARTEFACTS
+from boilerbench.reports.build import build_all
 from boilerbench.reports.collect import MissingRuns, pages, read_runs, run_pages
+from boilerbench.reports.update import readable_artefacts
 
 
 def _folder(path, key, extra="x"):
@@ -281,3 +284,20 @@ def test_a_restored_earlier_run_does_not_pass_for_the_rows_own(tmp_path):
     assert report.outdated == [
         "ka /m/exp/0_a_x: archived run finished 2026-12-02T01:32:15, the row 2026-12-02T16:45:40"
     ]
+
+
+def test_the_stores_tables_whose_runs_are_all_readable_are_what_the_code_builds(tmp_path, monkeypatch):
+    """Each table whose every run is archived (or here) is rebuilt from the store's rows alone and
+    must equal its stored files byte for byte (figures are left out: their bytes may follow the
+    machine's fonts). What would fail: a table builder changed without ``boilerbench report
+    update``, or a stored table edited by hand."""
+    monkeypatch.chdir(PROJECT)
+    (tmp_path / "none").mkdir()
+    build_all([str(tmp_path / "none")], tmp_path / "out", STORE)
+    tables = {a.name for a in ARTEFACTS if a.kind == "table"}
+    rebuilt = readable_artefacts(read_runs(tmp_path / "out" / "runs.csv")) & tables
+    assert {"table_languages_cv", "table_training_weights", "table_headline"} <= rebuilt
+    built = [p for p in sorted((tmp_path / "out").iterdir()) if p.name.split(".")[0] in rebuilt]
+    assert len(built) == 3 * len(rebuilt)
+    stored = PROJECT / "reports" / "results"
+    assert [p.name for p in built if (stored / p.name).read_bytes() != p.read_bytes()] == []
