@@ -314,7 +314,7 @@ def pages(run_dir: str | Path, run_key: str | None = None) -> pd.DataFrame:
     only when it holds that run: a folder rerun since (another branch's code, a sweep not yet in
     the store) would put another run's pages beside the row's figures."""
     folder = Path(run_dir)
-    if run_key is None or run_key_of(folder / "summary.json") == run_key:
+    if _holds(folder, run_key):
         try:
             return read_pages(folder / "pages.csv")
         except RunFileError:
@@ -329,8 +329,7 @@ def pages(run_dir: str | Path, run_key: str | None = None) -> pd.DataFrame:
 def run_pages(run: pd.Series) -> pd.DataFrame:
     """The page rows of a store row (:func:`pages` of its ``run_dir``, held to its ``run_key``
     where the row has one), as many as its ``n_pages`` says (a truncated file is missing)."""
-    key = run.get("run_key")
-    frame = pages(str(run["run_dir"]), key if isinstance(key, str) and key else None)
+    frame = pages(str(run["run_dir"]), _key(run))
     expected = run.get("n_pages")
     if isinstance(expected, int | float) and expected == expected and len(frame) != expected:
         raise MissingRuns(f"the page rows of {run['run_dir']}: {len(frame)} rows, the row says n_pages = {expected:g}")
@@ -340,7 +339,15 @@ def run_pages(run: pd.Series) -> pd.DataFrame:
 def has_pages(run: pd.Series) -> bool:
     """Whether :func:`run_pages` finds the row's run (its folder holding its run key, or its
     archive), without reading the pages."""
-    key, folder = run.get("run_key"), Path(str(run.get("run_dir")))
-    if not isinstance(key, str) or not key:
-        return (folder / "pages.csv").is_file() or archived_run_dir(folder) is not None
-    return ((folder / "pages.csv").is_file() and run_key_of(folder / "summary.json") == key) or is_archived(key)
+    key, folder = _key(run), Path(str(run.get("run_dir")))
+    return _holds(folder, key) or (is_archived(key) if key else archived_run_dir(folder) is not None)
+
+
+def _key(run: pd.Series) -> str | None:
+    key = run.get("run_key")
+    return key if isinstance(key, str) and key else None
+
+
+def _holds(folder: Path, run_key: str | None) -> bool:
+    """Whether ``folder`` has page rows and, given ``run_key``, is that run's."""
+    return (folder / "pages.csv").is_file() and (run_key is None or run_key_of(folder / "summary.json") == run_key)
