@@ -11,7 +11,7 @@ reads that from the stack's block labels and each block's share of token pairs i
 text.
 
 Each fold is replayed as the arbiter fits it: the selector on the fold's out-of-fold and validation
-rows, the threshold chosen on the same rows (:func:`~boilerbench.extractors.arbiter.choose_threshold`),
+rows, the threshold chosen on the same rows (as :func:`~boilerbench.extractors.arbiter.choose_threshold` does),
 then applied to the fold's test pages. What is chosen is chosen on the training rows; the test
 pages only report. Printed per feature set: the inner figure (the mean token-F1 gain of the chosen
 threshold over the training rows, out of fold by site, per source) and the cross-validated token
@@ -34,13 +34,13 @@ from hydra import compose, initialize_config_dir
 
 from benchmarks.common import run_main
 from boilerbench.configs import CONF_DIR, build
-from boilerbench.datasets.base import group_folds
 from boilerbench.experiments.protocols import configured_protocol
 from boilerbench.extractors.arbiter import (
     STRUCTURE_FEATURES,
     THRESHOLDS,
     Selector,
-    choose_threshold,
+    best_threshold,
+    out_of_fold_probability,
     structure_features,
 )
 from studies.arbiter_rows import CV_OVERRIDES
@@ -95,16 +95,6 @@ def structure_row(row: dict) -> np.ndarray:
 FEATURE_SETS: dict[str, Callable[[dict], np.ndarray]] = {"extractions": extraction_row, "structure": structure_row}
 
 
-def inner_gain(X: np.ndarray, gain: np.ndarray, groups: list[str], threshold: float, folds: int = 2) -> np.ndarray:
-    """Each training row's gain under the selector of the other folds (by site) and ``threshold``."""
-    chosen = np.zeros(len(gain))
-    for held in group_folds(groups, folds, 0):
-        rest = np.setdiff1d(np.arange(len(gain)), held)
-        p = Selector.fit(X[rest], gain[rest], 0).probability(X[held])
-        chosen[held] = np.where(p > threshold, gain[held], 0.0)
-    return chosen
-
-
 def report(rows: list[dict]) -> None:
     """Per feature set: the inner gain per source, then the CV token F1 per language."""
     folds = sorted({r["fold"] for r in rows})
@@ -123,9 +113,10 @@ def report(rows: list[dict]) -> None:
             X = np.array([featurise(r) for r in train])
             gain = np.array([r["f1_alternative"] - r["f1_base"] for r in train])
             groups = [r["group"] for r in train]
-            threshold = choose_threshold(X, gain, groups, 2, 0)
+            probability = out_of_fold_probability(X, gain, groups, 2, 0)
+            threshold = best_threshold(probability, gain)
             thresholds.append(threshold)
-            for r, g in zip(train, inner_gain(X, gain, groups, threshold), strict=True):
+            for r, g in zip(train, np.where(probability > threshold, gain, 0.0), strict=True):
                 by_source[r["source"]].append(g)
             selector = Selector.fit(X, gain, 0)
             p = selector.probability(np.array([featurise(r) for r in test]))

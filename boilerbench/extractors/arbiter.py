@@ -61,6 +61,7 @@ from boilerbench.extractors.base import (
     require_fitted,
     tags,
 )
+from boilerbench.extractors.cleaneval2007.lines import in_link
 from boilerbench.extractors.members import Member
 from boilerbench.extractors.sharing import sharing
 from boilerbench.extractors.training import hold_out
@@ -91,6 +92,8 @@ STRUCTURE_FEATURES = (
     "extra_after_share",
     "extra_before_share",
     "missing_words_share",
+    "extra_covered_path_share",
+    "extra_dropped_path_share",
 )
 #: The selector's inputs (:func:`arbiter_features`).
 FEATURES = EXTRACTION_FEATURES + STRUCTURE_FEATURES
@@ -135,7 +138,11 @@ def token_pairs(tokens: Sequence[str]) -> list[tuple[str, ...]]:
 
 def block_cover(blocks: Blocks, text: str) -> np.ndarray:
     """Per block, the share of its token pairs that ``text`` holds (1 for a block without tokens),
-    both split by the page's tokenizer."""
+    both split by the page's tokenizer, case and punctuation kept. The blocks' cached metric tokens
+    (:attr:`Blocks.tokens`, lowercased, punctuation deleted) would be four times faster, but match
+    single-word blocks anywhere and cover punctuation-only ones: by the site-grouped CV's replayed
+    rows (``studies.arbiter_structure``) the selector then chose worse in four of DANIEL's five
+    languages (Russian −0.005)."""
     tokens = split_tokens(text, blocks.tokenizer)
     held = {*token_pairs(tokens), *((t,) for t in tokens)}
     cover = np.ones(len(blocks))
@@ -147,10 +154,10 @@ def block_cover(blocks: Blocks, text: str) -> np.ndarray:
 
 
 def block_structure(blocks: Blocks) -> tuple[np.ndarray, np.ndarray]:
-    """Per block: 1 where it sits in a link (an ``a`` on its tag path), and its tag path's number
-    in the page (blocks of one path share it)."""
+    """Per block: 1 where it sits in a link (:func:`~boilerbench.extractors.cleaneval2007.lines.in_link`),
+    and its tag path's number in the page (blocks of one path share it)."""
     numbers: dict[str, int] = {}
-    link = np.array([int("a" in path.split("/")) for path in blocks.paths], dtype=np.int8)
+    link = in_link(blocks).astype(np.int8)
     return link, np.array([numbers.setdefault(path, len(numbers)) for path in blocks.paths], dtype=np.int64)
 
 
@@ -164,9 +171,13 @@ def structure_features(
     ones, their linked share and the kept words' linked share, the log of their mean block length,
     the share of them in blocks whose tag path repeats three times or more among the extra blocks
     (items), the log of their number of runs (contiguous in the kept blocks), their shares after
-    the last and before the first covered kept block, and the missing words against the kept ones.
+    the last and before the first covered kept block, the missing words against the kept ones, and
+    the shares of the extra words in blocks whose tag path a covered kept block has (the text both
+    keep goes on: a thread's replies after its first post) and whose tag path a block the base drops
+    has (a template's slot the base keeps only in part: teasers).
     A teaser rail beside a short article is extra, linked, in short repeated items after the text;
-    a forum's replies are extra, unlinked, long and repeated. NaN where a share has nothing to count."""
+    a forum's replies are extra, unlinked, long and repeated. NaN where a share has nothing to count
+    (the two path shares where no kept block is covered)."""
     kept = label.astype(bool) & (words > 0)
     if not kept.any():
         return np.full(len(STRUCTURE_FEATURES), np.nan)
@@ -187,9 +198,13 @@ def structure_features(
     runs = int(flags[0]) + int(np.sum(flags[1:] & ~flags[:-1]))
     position = np.arange(len(words))
     after = before = np.zeros(len(words), dtype=bool)
+    on_covered_path = on_dropped_path = np.nan
     if covered.any():
         first, last = np.flatnonzero(covered)[[0, -1]]
         after, before = extra & (position > last), extra & (position < first)
+        dropped = ~label.astype(bool) & (words > 0)
+        on_covered_path = share(extra & np.isin(path, path[covered]), extra_words)
+        on_dropped_path = share(extra & np.isin(path, path[dropped]), extra_words)
     return np.array(
         [
             extra_words / total,
@@ -201,6 +216,8 @@ def structure_features(
             share(after, extra_words),
             share(before, extra_words),
             w[missing].sum() / total,
+            on_covered_path,
+            on_dropped_path,
         ]
     )
 
@@ -288,20 +305,33 @@ class Selector:
         return cls(state["text"], float(state["constant"]))
 
 
-def choose_threshold(X: np.ndarray, gain: np.ndarray, groups: Sequence[str], folds: int, seed: int) -> float:
-    """The candidate of :data:`THRESHOLDS` whose choices give the largest mean gain over the rows,
-    each row's probability from a selector fitted on the other ``folds`` folds of groups (the
-    highest candidate on a tie, and with rows of fewer than two groups: the base's extraction is
-    the default)."""
-    if len(set(groups)) < 2:
-        return THRESHOLDS[-1]
+def out_of_fold_probability(
+    X: np.ndarray, gain: np.ndarray, groups: Sequence[str], folds: int, seed: int
+) -> np.ndarray:
+    """Each row's P(the alternative is better) from a selector fitted on the rows of the other
+    ``folds`` folds of ``groups`` (sites: a row is never judged by a selector that saw its site)."""
     probability = np.zeros(len(gain))
     for held in group_folds(list(groups), min(folds, len(set(groups))), seed):
         rest = np.setdiff1d(np.arange(len(gain)), held)
         probability[held] = Selector.fit(X[rest], gain[rest], seed).probability(X[held])
+    return probability
+
+
+def best_threshold(probability: np.ndarray, gain: np.ndarray) -> float:
+    """The candidate of :data:`THRESHOLDS` whose choices (the alternative above it) give the
+    largest mean gain over the rows; the highest candidate on a tie (the base's extraction is the
+    default)."""
     means = [float(np.where(probability > t, gain, 0.0).mean()) for t in THRESHOLDS]
     best = max(means)
     return max(t for t, m in zip(THRESHOLDS, means, strict=True) if m >= best - 1e-12)
+
+
+def choose_threshold(X: np.ndarray, gain: np.ndarray, groups: Sequence[str], folds: int, seed: int) -> float:
+    """:func:`best_threshold` of the rows' :func:`out_of_fold_probability`; the highest candidate
+    with rows of fewer than two groups."""
+    if len(set(groups)) < 2:
+        return THRESHOLDS[-1]
+    return best_threshold(out_of_fold_probability(X, gain, groups, folds, seed), gain)
 
 
 def page_group(page: Page) -> str:

@@ -40,6 +40,7 @@ from lxml import etree
 from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError, TrainingDataError
 from boilerbench.extractors.base import BaseExtractor, Extraction, Tags, require_fitted
+from boilerbench.extractors.cleaneval2007.lines import in_link
 from boilerbench.extractors.fiasco import target_units
 
 #: browsers' default font sizes (px) of headings and of ``<font size=1..7>``
@@ -114,12 +115,13 @@ class GenieKnows(BaseExtractor):
         link_chars = np.zeros(n)
         words = np.zeros(n)
         sentences = np.zeros(n)
+        linked = in_link(blocks)
         for i, u in enumerate(unit):
             text = blocks.texts[i]
             chars[u] += len(text)
             words[u] += len(text.split())
             sentences[u] += len(_SENTENCE_END.findall(text + " "))
-            if "a" in blocks.paths[i].split("/"):
+            if linked[i]:
                 link_chars[u] += len(text)
         links = np.array([sum(1 for _ in el.iter("a")) for el in targets], dtype=float)
         sizes = np.array([font_size(el) for el in targets])
