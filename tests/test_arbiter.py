@@ -90,6 +90,8 @@ def test_the_structure_of_what_the_base_keeps_and_the_alternative_leaves_out():
         "extra_after_share": 1.0,
         "extra_before_share": 0.0,
         "missing_words_share": 20 / 24,
+        "extra_covered_path_share": 0.0,
+        "extra_dropped_path_share": 0.0,
     }
     assert dict(zip(STRUCTURE_FEATURES, row, strict=True)) == pytest.approx(expected)
     # two runs of unlinked extra words, one before the covered block, of paths seen once or twice
@@ -105,6 +107,32 @@ def test_the_structure_of_what_the_base_keeps_and_the_alternative_leaves_out():
     assert got["extra_repeated_share"] == 0.0 and got["extra_runs"] == pytest.approx(math.log(3))
     assert (got["extra_before_share"], got["extra_after_share"]) == (0.5, 0.5)
     assert np.isnan(structure_features(np.array([3]), np.array([0]), np.zeros(1), np.ones(1), np.zeros(1))).all()
+
+
+def test_extra_words_on_the_covered_texts_path_and_on_a_dropped_blocks_path():
+    """A thread: the first post (10 words) both keep, two replies of its path (8 and 6 words) only
+    the base keeps, and a teaser slot (path 3) kept once (2 words) and dropped once."""
+    row = structure_features(
+        words=np.array([10, 8, 6, 2, 2]),
+        label=np.array([1, 1, 1, 1, 0]),
+        link=np.zeros(5),
+        cover=np.array([0.9, 0.1, 0.0, 0.0, 0.0]),
+        path=np.array([0, 0, 0, 3, 3]),
+    )
+    got = dict(zip(STRUCTURE_FEATURES, row, strict=True))
+    assert got["extra_covered_path_share"] == pytest.approx(14 / 16)
+    assert got["extra_dropped_path_share"] == pytest.approx(2 / 16)
+    # nothing both keep: the path shares have no text to go on from, the others stand
+    row = structure_features(
+        words=np.array([8, 6, 2]),
+        label=np.array([1, 1, 0]),
+        link=np.zeros(3),
+        cover=np.zeros(3),
+        path=np.array([0, 0, 0]),
+    )
+    got = dict(zip(STRUCTURE_FEATURES, row, strict=True))
+    assert np.isnan(got["extra_covered_path_share"]) and np.isnan(got["extra_dropped_path_share"])
+    assert got["extra_words_share"] == 1.0
 
 
 def test_a_teaser_rail_beside_the_article_is_extra_linked_and_repeated():
