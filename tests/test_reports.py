@@ -727,3 +727,26 @@ def test_an_artefact_new_to_the_store_lands_with_its_index_row_and_the_kept_rows
     assert merged_index(stored, built, ["table_a.md", "table_c.md", "runs.csv"]) == index(
         "| table_a | a | 5 | x |", "| table_c | c | 3 | x |", "| table_s | s | 9 | x |", "| table_b | b | 2 | x |"
     )
+
+
+def test_an_artefact_that_reads_some_extractors_is_readable_when_their_runs_are(tmp_path):
+    """table_arbiter reads five extractors' runs of fig_speed_quality: it is rebuilt whole here
+    when those runs' pages are here, though another extractor's run of the same experiment is not;
+    the figure, which reads every run, is not. What would fail: the table's builder change never
+    reaching the store because of a run it does not read, or a table rebuilt without a run it does."""
+    from boilerbench.reports.artefacts import ARBITER, ARBITER_REFERENCES
+    from boilerbench.reports.update import readable_artefacts
+
+    rows = []
+    for i, extractor in enumerate((ARBITER, *ARBITER_REFERENCES, "bte")):
+        folder = tmp_path / f"{i}_{extractor}_wcxb"
+        folder.mkdir()
+        (folder / "summary.json").write_text(json.dumps({"run_key": f"k{i}"}))
+        if extractor != "bte":
+            (folder / "pages.csv").write_text("page_id,token_f1\n1,0.5\n")
+        rows.append({"report": "fig_speed_quality", "extractor": extractor, "run_dir": str(folder), "run_key": f"k{i}"})
+    runs = pd.DataFrame(rows)
+    readable = readable_artefacts(runs)
+    assert "table_arbiter" in readable and "fig_speed_quality" not in readable
+    (tmp_path / "0_arbiter_wcxb" / "pages.csv").unlink()
+    assert "table_arbiter" not in readable_artefacts(runs)

@@ -30,7 +30,9 @@ class Artefact:
     """A table or a figure: its name, the experiments (``report`` tags) whose runs it reads (none
     named: every run), and its builder; ``optional``: those of ``experiments`` whose runs it uses
     when they exist but does not need (the table runs it also reads draw it), which ``make
-    reports`` leaves out."""
+    reports`` leaves out; ``extractors``: the only extractors whose runs of those experiments it
+    reads (none named: every one), so that whether its runs are all readable here
+    (:func:`boilerbench.reports.update.readable_artefacts`) asks of those runs alone."""
 
     name: str
     kind: str
@@ -39,6 +41,7 @@ class Artefact:
     optional: tuple[str, ...] = ()
     #: whether ``build`` also takes the sweeps the runs ran in (``sweeps.csv``)
     reads_sweeps: bool = False
+    extractors: tuple[str, ...] = ()
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -54,7 +57,8 @@ class Artefact:
 
     def runs(self, runs: pd.DataFrame) -> pd.DataFrame:
         """The runs it reads."""
-        return runs[runs["report"].isin(self.experiments)] if self.experiments else runs
+        mine = runs[runs["report"].isin(self.experiments)] if self.experiments else runs
+        return mine[mine["extractor"].isin(self.extractors)] if self.extractors else mine
 
 
 def _table_cleaneval(runs: pd.DataFrame) -> Table:
@@ -115,6 +119,10 @@ def _speed_quality_runs(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 TABLE_RUNS = ("table_cleaneval", "table_l3s")
+#: table_arbiter's learned extractor and what it is set against: its base, the headline stack and
+#: the two references.
+ARBITER = "arbiter"
+ARBITER_REFERENCES = ("stack_fast", "stack", "trafilatura", "readability")
 
 ARTEFACTS = (
     Artefact("table_cleaneval", "table", ("table_cleaneval",), _table_cleaneval),
@@ -146,12 +154,9 @@ ARTEFACTS = (
         "table",
         ("fig_speed_quality",),
         lambda r: headline.table_headline(
-            _speed_quality_runs(r),
-            "arbiter",
-            ("stack_fast", "stack", "trafilatura", "readability"),
-            "table_arbiter",
-            "fig_speed_quality",
+            _speed_quality_runs(r), ARBITER, ARBITER_REFERENCES, "table_arbiter", "fig_speed_quality"
         ),
+        extractors=(ARBITER, *ARBITER_REFERENCES),
     ),
     Artefact(
         "table_page_types",
