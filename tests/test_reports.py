@@ -171,6 +171,10 @@ def test_a_base_runs_csv_fills_the_runs_that_were_not_rerun(experiment, tmp_path
     assert runs.loc["cetd", "block.f1"] == 0.321 and runs.loc["cetd", "run_dir"] == str(rerun / "cetd")
     bte = base.set_index("extractor").loc["bte"]
     assert runs.loc["bte", "block.f1"] == bte["block.f1"] and runs.loc["bte", "params"] == bte["params"]
+    # the base's columns keep their order, new ones after them: an update's diff is its rows
+    reordered = tmp_path / "reordered.csv"
+    base[base.columns[::-1]].to_csv(reordered, index=False)
+    assert list(collect([rerun], base=reordered).columns[: len(base.columns)]) == list(base.columns[::-1])
     # the tables come from the merged rows; the page rows of a run that is not here are missing
     gone = tmp_path / "gone"
     with pytest.raises(MissingRuns, match="gone"):
