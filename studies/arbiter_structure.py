@@ -98,7 +98,7 @@ def structure_row(row: dict) -> np.ndarray:
 #: features, then the structure features without and with the two tag-path shares.
 FEATURE_SETS: dict[str, int] = {
     "extractions": len(EXTRACTION_FEATURES),
-    "structure without the path shares": len(FEATURES) - 2,
+    "structure without the path shares": FEATURES.index("extra_covered_path_share"),
     "structure": len(FEATURES),
 }
 

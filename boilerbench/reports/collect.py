@@ -220,7 +220,8 @@ def _latest(found: pd.DataFrame, paths: list[Path], base: str | Path | None) -> 
         # the base's columns keep their order and new ones follow: an update's diff of runs.csv
         # shows the rows that changed, not every line
         kept = [c for c in earlier.columns if c in frame.columns]
-        frame = frame[[*kept, *(c for c in frame.columns if c not in set(kept))]]
+        known = set(kept)
+        frame = frame[[*kept, *(c for c in frame.columns if c not in known)]]
     frame = frame.fillna(dict.fromkeys((c for c in TEXT if c in frame.columns), ""))
     frame = frame.sort_values("finished_at", kind="stable")
     # filling the text columns one by one leaves a block per column: one copy consolidates them,
