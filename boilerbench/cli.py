@@ -405,8 +405,8 @@ def parser() -> argparse.ArgumentParser:
     which.add_argument("--extractor", help="an extractor that needs no training (see --list-extractors)")
     which.add_argument(
         "--model",
-        help="a model file from 'boilerbench run ... save_model=PATH', or 'accurate' (the shipped cascade; "
-        "default: the shipped fast stack)",
+        help="a model file from 'boilerbench run ... save_model=PATH', 'accurate' (the shipped cascade) or "
+        "'multilingual' (the shipped arbiter of the fast stack and Readability); default: the shipped fast stack",
     )
     ex.add_argument(
         "inputs", nargs="*", metavar="INPUT", help="HTML files (.gz too), folders, - (stdin), .jsonl, .warc[.gz]"

@@ -1,5 +1,6 @@
 """The pretrained models shipped in the package (`make model`): boilerbench/models/default.bbmodel,
-the fast stack, and accurate.bbmodel, the cascade of the fast and the headline stack. Each loads
+the fast stack, accurate.bbmodel, the cascade of the fast and the headline stack, and
+multilingual.bbmodel, the arbiter between the fast stack and Readability. Each loads
 (its golden outputs hold under this code), and on hand-made pages it keeps the article, every post
 of a thread and every item of a listing, and drops the menu and the footer."""
 
@@ -17,7 +18,7 @@ from boilerbench.experiments.model_file import load_model_file
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no model shipped in this checkout")
 #: Each shipped model by the name ``load_model`` takes (None: the default), with its extractor.
-SHIPPED = {None: "stack_fast", "accurate": "cascade"}
+SHIPPED = {None: "stack_fast", "accurate": "cascade", "multilingual": "arbiter"}
 
 GREEK_POST = "Το δημοτικό συμβούλιο συνεδρίασε την Τρίτη το βράδυ για να συζητήσει τον νέο προϋπολογισμό των σχολείων"
 EXPECTED = {
@@ -42,12 +43,12 @@ EXPECTED = {
 }
 
 
-@pytest.fixture(scope="module", params=list(SHIPPED), ids=["default", "accurate"])
+@pytest.fixture(scope="module", params=list(SHIPPED), ids=["default", "accurate", "multilingual"])
 def model(request):
     return boilerbench.load_model(request.param)
 
 
-def test_the_shipped_models_are_the_multilingual_fast_stack_and_the_cascade():
+def test_the_shipped_models_are_the_fast_stack_the_cascade_and_the_arbiter_all_trained_on_the_mixture():
     for name, extractor in SHIPPED.items():
         _, manifest = load_model_file(model_path(name))
         assert manifest["extractor"] == extractor and "daniel" in manifest["trained_on"]
@@ -57,8 +58,9 @@ def test_the_shipped_models_are_the_multilingual_fast_stack_and_the_cascade():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_article_thread_and_listing_kept_whole_menu_and_footer_dropped(model, name):
     text = boilerbench.extract(GOLDEN_PAGES[name], model=model)
-    if name == "en_listing" and model.name == "stack_fast":
-        # the fast stack keeps every item and drops the listing's heading ("Garden tools")
+    if name == "en_listing" and model.name in ("stack_fast", "arbiter"):
+        # the fast stack keeps every item and drops the listing's heading ("Garden tools"), and
+        # the arbiter keeps the fast stack's extraction there
         assert text == EXPECTED[name].split("\n", 1)[1]
     else:
         assert text == EXPECTED[name]
@@ -83,3 +85,33 @@ def test_extracting_with_the_default_model_never_imports_lightgbm():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+GREEK_PARAGRAPHS = [
+    "Η κυβέρνηση ανακοίνωσε σήμερα νέα μέτρα για τη στήριξη των νοικοκυριών που πλήττονται από την αύξηση "
+    "των τιμών της ενέργειας, με επιδότηση που θα καταβληθεί τον επόμενο μήνα.",
+    "Σύμφωνα με τον υπουργό Οικονομικών, το πρόγραμμα θα κοστίσει περίπου εξακόσια εκατομμύρια ευρώ και θα "
+    "χρηματοδοτηθεί από τα έσοδα του προϋπολογισμού, χωρίς νέους φόρους.",
+    "Η αντιπολίτευση επέκρινε τα μέτρα ως ανεπαρκή και ζήτησε μόνιμη μείωση του φόρου στην ενέργεια, ενώ οι "
+    "καταναλωτές περιμένουν τις λεπτομέρειες της εφαρμογής.",
+]
+TEASERS = "".join(
+    f"<div class='teaser'><h3><a href='/news/{i}'>Τίτλος άλλης είδησης αριθμός {i} για την οικονομία</a></h3>"
+    f"<p>Σύντομη περίληψη της είδησης {i} με λίγες λέξεις για τον αναγνώστη της σελίδας.</p></div>"
+    for i in range(1, 9)
+)
+#: A short Greek article beside a rail of eight teasers: the case the arbiter was built for (DANIEL's
+#: Greek and Russian sites, where the stack kept the teasers and Readability's single element did not).
+TEASER_RAIL_PAGE = (
+    "<html><head><title>Νέα μέτρα</title></head><body><nav><a href='/'>Αρχική</a> <a href='/p'>Πολιτική</a></nav>"
+    "<div class='main'><article><h1>Νέα μέτρα για την ενέργεια</h1>"
+    + "".join(f"<p>{p}</p>" for p in GREEK_PARAGRAPHS)
+    + f"</article><aside class='related'>{TEASERS}</aside></div><footer>© 2026 Εφημερίδα</footer></body></html>"
+)
+
+
+def test_the_multilingual_model_drops_the_teasers_that_the_fast_stack_keeps():
+    fast = boilerbench.extract(TEASER_RAIL_PAGE)
+    assert fast is not None and "Σύντομη περίληψη της είδησης 8" in fast
+    article = "\n".join(["Νέα μέτρα για την ενέργεια", *GREEK_PARAGRAPHS])
+    assert boilerbench.extract(TEASER_RAIL_PAGE, model="multilingual") == article
