@@ -23,6 +23,18 @@ NAV_PAGE = (
     "</body></html>"
 )
 
+#: Forty distinct words: an article's text in the hand-made pages below.
+ARTICLE = " ".join(f"word{i}" for i in range(40))
+#: Two pages with their gold (a plaintext dataset for ``write_pairs``): an article under a link
+#: menu and above a copyright line; a heading and a short story under a menu list.
+TWO_PAGES = {
+    "a": (f"<body><div><a>Home</a> <a>News</a></div><p>{ARTICLE}</p><p>Copyright 2024</p></body>", ARTICLE),
+    "b": (
+        "<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
+        "Title Short story here.",
+    ),
+}
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """torch's CPU kernels pinned as the entry points pin them (:mod:`boilerbench.cpu_kernels`),

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import PROJECT, write_pairs
+from conftest import ARTICLE, PROJECT, TWO_PAGES, write_pairs
 from hydra import compose, initialize_config_dir
 from lxml import html as lxml_html
 
@@ -21,13 +21,8 @@ from boilerbench.experiments.results import Run
 from boilerbench.render import FLAGS
 from boilerbench.reports.compare import compare_runs
 
-ARTICLE = " ".join(f"word{i}" for i in range(40))
 PAGES = {
-    "a": (f"<body><div><a>Home</a> <a>News</a></div><p>{ARTICLE}</p><p>Copyright 2024</p></body>", ARTICLE),
-    "b": (
-        "<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
-        "Title Short story here.",
-    ),
+    **TWO_PAGES,
     "c": (
         "<body><p>Alpha beta gamma.</p><div>Share this</div><p>Delta epsilon zeta eta theta.</p></body>",
         "Alpha beta gamma. Delta epsilon zeta eta theta.",

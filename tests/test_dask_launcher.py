@@ -10,18 +10,10 @@ import sys
 
 import pandas as pd
 import pytest
-from conftest import PROJECT, write_pairs
+from conftest import PROJECT, TWO_PAGES, write_pairs
 
 distributed = pytest.importorskip("distributed")
 
-ARTICLE = " ".join(f"word{i}" for i in range(40))
-PAGES = {
-    "a": (f"<body><div><a>Home</a> <a>News</a></div><p>{ARTICLE}</p><p>Copyright 2024</p></body>", ARTICLE),
-    "b": (
-        "<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
-        "Title Short story here.",
-    ),
-}
 #: Columns that measure how long a page took, not what came out.
 TIMINGS = ("extract_ms", "score_ms")
 
@@ -63,7 +55,7 @@ def _results(folder):
 
 @pytest.mark.slow
 def test_a_sweep_on_a_two_worker_cluster_gives_the_local_results(tmp_path):
-    write_pairs(tmp_path / "pages", PAGES)
+    write_pairs(tmp_path / "pages", TWO_PAGES)
     done = _sweep(tmp_path, "local")
     assert done.returncode == 0, done.stderr[-3000:]
     local = _results(tmp_path / "local")

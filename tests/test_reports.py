@@ -11,21 +11,12 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import PROJECT, write_pairs
+from conftest import PROJECT, TWO_PAGES, write_pairs
 
 from boilerbench.reports.build import FIGURE_FORMATS, figure_bytes, shown_folder
 from boilerbench.reports.collect import collect
 from boilerbench.reports.figures import pareto_front
 from boilerbench.reports.tables import Table, fmt
-
-ARTICLE = " ".join(f"word{i}" for i in range(40))
-PAGES = {
-    "a": (f"<body><div><a>Home</a> <a>News</a></div><p>{ARTICLE}</p><p>Copyright 2024</p></body>", ARTICLE),
-    "b": (
-        "<body><ul><li><a>Menu</a></li></ul><h1>Title</h1><p>Short story here.</p></body>",
-        "Title Short story here.",
-    ),
-}
 
 
 def _python(*args, cwd=PROJECT, **env):
@@ -42,7 +33,7 @@ def _python(*args, cwd=PROJECT, **env):
 @pytest.fixture(scope="module")
 def experiment(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("experiment")
-    data = write_pairs(tmp / "pages", PAGES)
+    data = write_pairs(tmp / "pages", TWO_PAGES)
     sweep = tmp / "multirun"
     done = _python(
         "run.py",
