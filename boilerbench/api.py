@@ -28,7 +28,7 @@ import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.encoding import decode_bytes
@@ -41,13 +41,28 @@ from boilerbench.tokenizer import detect_tokenizer
 log = logging.getLogger(__name__)
 
 OUTPUTS = ("text", "markdown", "json")
-#: Where the pretrained model ships inside the package; ``extract`` uses it when no model is given.
-DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / "default.bbmodel"
-#: The other models shipped beside it, by the name that ``load_model`` and ``--model`` take for
-#: them (``Makefile``'s ``model`` target makes them all): ``accurate``, the cascade of the fast and
-#: the headline stack; ``multilingual``, the arbiter between the fast stack and Readability, the one
-#: that beats Readability in every language of DANIEL's site-grouped cross-validation.
-SHIPPED_MODELS = {"accurate": "accurate.bbmodel", "multilingual": "multilingual.bbmodel"}
+
+
+class ShippedModel(NamedTuple):
+    """A pretrained model shipped inside the package: its file in ``boilerbench/models/`` and the
+    extractor config it holds (its manifest's ``extractor``)."""
+
+    file: str
+    extractor: str
+
+
+#: The models shipped inside the package, by the name that ``load_model`` and ``--model`` take for
+#: them (``Makefile``'s ``model`` target makes them all): ``default``, the fast stack, what
+#: ``extract`` uses when no model is given; ``accurate``, the cascade of the fast and the headline
+#: stack; ``multilingual``, the arbiter between the fast stack and Readability, the one that beats
+#: Readability in every language of DANIEL's site-grouped cross-validation.
+SHIPPED_MODELS = {
+    "default": ShippedModel("default.bbmodel", "stack_fast"),
+    "accurate": ShippedModel("accurate.bbmodel", "cascade"),
+    "multilingual": ShippedModel("multilingual.bbmodel", "arbiter"),
+}
+#: Where the default model ships inside the package.
+DEFAULT_MODEL = Path(__file__).resolve().parent / "models" / SHIPPED_MODELS["default"].file
 #: Scripts on which word-based heuristics (jusText's stoplists, BTE's word counts) may find nothing.
 SEGMENTED_SCRIPTS = {"zh": "Chinese", "ja": "Japanese", "th": "Thai"}
 
@@ -117,7 +132,7 @@ def model_path(path: str | os.PathLike[str] | None) -> Path:
     if path is None:
         return DEFAULT_MODEL
     if str(path) in SHIPPED_MODELS and not Path(path).exists():
-        return DEFAULT_MODEL.parent / SHIPPED_MODELS[str(path)]
+        return DEFAULT_MODEL.parent / SHIPPED_MODELS[str(path)].file
     return Path(path)
 
 

@@ -366,7 +366,9 @@ def summary(counts: Counter[str]) -> str:
 
 
 def list_extractors() -> str:
-    """One line per extractor config: whether it runs as it is or needs training."""
+    """One line per extractor config: whether it runs as it is or needs training, and the shipped
+    models that hold it fitted (:data:`boilerbench.api.SHIPPED_MODELS`)."""
+    from boilerbench.api import SHIPPED_MODELS
     from boilerbench.configs import extractor_names, make_extractor
     from boilerbench.extractors.base import tags
 
@@ -380,7 +382,13 @@ def list_extractors() -> str:
         except BoilerbenchError as err:
             lines.append(f"{name}\tunavailable: {err}")
             continue
-        lines.append(f"{name}\t{'needs training (--model PATH)' if learns else 'ready (--extractor ' + name + ')'}")
+        if not learns:
+            lines.append(f"{name}\tready (--extractor {name})")
+            continue
+        fitted = "".join(
+            f" or --model {model}" for model, shipped in SHIPPED_MODELS.items() if shipped.extractor == name
+        )
+        lines.append(f"{name}\tneeds training (--model PATH{fitted})")
     return "\n".join(lines)
 
 
@@ -405,8 +413,9 @@ def parser() -> argparse.ArgumentParser:
     which.add_argument("--extractor", help="an extractor that needs no training (see --list-extractors)")
     which.add_argument(
         "--model",
-        help="a model file from 'boilerbench run ... save_model=PATH', 'accurate' (the shipped cascade) or "
-        "'multilingual' (the shipped arbiter of the fast stack and Readability); default: the shipped fast stack",
+        help="a model file from 'boilerbench run ... save_model=PATH', or a shipped model: 'default' (the fast "
+        "stack, used without --model), 'accurate' (the cascade) or 'multilingual' (the arbiter of the fast stack "
+        "and Readability)",
     )
     ex.add_argument(
         "inputs", nargs="*", metavar="INPUT", help="HTML files (.gz too), folders, - (stdin), .jsonl, .warc[.gz]"

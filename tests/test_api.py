@@ -107,6 +107,7 @@ def test_a_shipped_model_is_loaded_by_its_name_unless_a_file_has_that_name(tmp_p
     monkeypatch.chdir(tmp_path)
     assert api.model_path(None) == shipped / "default.bbmodel"
     assert api.model_path("accurate") == shipped / "accurate.bbmodel"
+    assert api.model_path("default") == api.model_path(None)  # the default by its name too
     assert boilerbench.load_model("accurate").name == "bte"
     (tmp_path / "accurate").write_text("not a model")  # a file of that name is what the user meant
     assert api.model_path("accurate") == Path("accurate")

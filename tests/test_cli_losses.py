@@ -137,11 +137,12 @@ def test_version_and_list_extractors(capsys, monkeypatch):
     assert commands.main(["--version"]) == 0 and capsys.readouterr().out == "boilerbench 0.1.0\n"
     from boilerbench import configs as compose
 
-    monkeypatch.setattr(compose, "extractor_names", lambda: ["all_text", "oracle", "genieknows"])
+    monkeypatch.setattr(compose, "extractor_names", lambda: ["all_text", "oracle", "genieknows", "cascade"])
     assert commands.main(["extract", "--list-extractors"]) == 0
     assert capsys.readouterr().out == (
         "all_text\tready (--extractor all_text)\noracle\tneeds gold text (evaluation only)\n"
         "genieknows\tneeds training (--model PATH)\n"
+        "cascade\tneeds training (--model PATH or --model accurate)\n"  # shipped fitted
     )
 
 

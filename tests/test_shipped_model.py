@@ -12,13 +12,11 @@ import sys
 import pytest
 
 import boilerbench
-from boilerbench.api import DEFAULT_MODEL, model_path
+from boilerbench.api import DEFAULT_MODEL, SHIPPED_MODELS, model_path
 from boilerbench.experiments.golden import GOLDEN_PAGES
 from boilerbench.experiments.model_file import load_model_file
 
 pytestmark = pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="no model shipped in this checkout")
-#: Each shipped model by the name ``load_model`` takes (None: the default), with its extractor.
-SHIPPED = {None: "stack_fast", "accurate": "cascade", "multilingual": "arbiter"}
 
 GREEK_POST = "Το δημοτικό συμβούλιο συνεδρίασε την Τρίτη το βράδυ για να συζητήσει τον νέο προϋπολογισμό των σχολείων"
 EXPECTED = {
@@ -43,15 +41,16 @@ EXPECTED = {
 }
 
 
-@pytest.fixture(scope="module", params=list(SHIPPED), ids=["default", "accurate", "multilingual"])
+@pytest.fixture(scope="module", params=list(SHIPPED_MODELS))
 def model(request):
     return boilerbench.load_model(request.param)
 
 
 def test_the_shipped_models_are_the_fast_stack_the_cascade_and_the_arbiter_all_trained_on_the_mixture():
-    for name, extractor in SHIPPED.items():
+    assert [shipped.extractor for shipped in SHIPPED_MODELS.values()] == ["stack_fast", "cascade", "arbiter"]
+    for name, shipped in SHIPPED_MODELS.items():
         _, manifest = load_model_file(model_path(name))
-        assert manifest["extractor"] == extractor and "daniel" in manifest["trained_on"]
+        assert manifest["extractor"] == shipped.extractor and "daniel" in manifest["trained_on"]
         assert set(manifest["golden"]) == set(GOLDEN_PAGES)
 
 
