@@ -79,7 +79,8 @@ docs: $(VENV)/.installed
 # boilerbench/models/multilingual.bbmodel (`--model multilingual`): the arbiter between the fast stack
 # and Readability (boilerbench/conf/headline/arbiter.yaml), for pages in any language: by DANIEL's
 # site-grouped CV it beats Readability and trafilatura in each of its five languages, at the price of
-# running both extractors (fig_speed_quality has its time beside trafilatura's).
+# running both extractors (its time against trafilatura's on one core: python -m benchmarks.speed
+# --model boilerbench/models/multilingual.bbmodel).
 model: $(VENV)/.installed
 	$(BIN)/python run.py +headline=stack_fast dataset=wcxb save_model=boilerbench/models/default.bbmodel $(ARGS)
 	$(BIN)/python run.py +headline=cascade dataset=wcxb save_model=boilerbench/models/accurate.bbmodel $(ARGS)
