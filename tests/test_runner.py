@@ -17,12 +17,15 @@ from conftest import PROJECT, write_pairs
 from hydra import compose, initialize_config_dir
 from memorising import Memorising
 
+import boilerbench
+from boilerbench import cache
 from boilerbench.cache import code_version
 from boilerbench.configs import CONF_DIR
 from boilerbench.datasets.base import Dataset
 from boilerbench.errors import ConfigError
 from boilerbench.experiments import run
 from boilerbench.experiments.results import summary_value
+from boilerbench.experiments.reuse import package_versions, reference_packages
 from boilerbench.extractors.base import BaseExtractor, Tags
 
 ARTICLE = "<p>" + " ".join(f"word{i}" for i in range(40)) + "</p>"
@@ -276,6 +279,27 @@ def test_changed_extractor_code_is_refitted_not_loaded(tmp_path, monkeypatch):
     assert changed["timing"]["model_loaded_from_cache"] is False
     assert changed["code_version"] != first["code_version"] and planted.Memorising.fits == 2
     assert len(list((tmp_path / "models" / "memorising").iterdir())) == 2
+
+
+def test_the_runner_key_reads_neither_the_api_nor_the_reference_adapters(monkeypatch):
+    """The runner's code version is in every run key: a change to the Python API, which no run
+    executes, or to one reference adapter, whose code is in its own extractor's version, must not
+    rerun every job. It fails if the runner imports the package's ``__init__`` (which names the API
+    for type checkers) or the adapters' package again; the adapters' versions are still recorded."""
+    read: list[str] = []
+    real = cache._module_source
+    monkeypatch.setattr(cache, "_module_source", lambda name: read.append(name) or real(name))
+    code_version.cache_clear()
+    try:
+        code_version("boilerbench.experiments.runner")
+    finally:
+        code_version.cache_clear()
+    assert "boilerbench.experiments.reuse" in read and "boilerbench.evaluation.token" in read
+    assert [m for m in read if m in ("boilerbench", "boilerbench.api") or ".references" in m] == []
+    versions = package_versions()
+    assert "trafilatura" in reference_packages() and "readability-lxml" in reference_packages()
+    assert versions["boilerbench"] == boilerbench.__version__
+    assert {"trafilatura", "lxml", "python"} <= set(versions)
 
 
 def test_a_model_that_fails_to_load_is_refitted_with_a_warning(tmp_path, caplog):

@@ -18,6 +18,7 @@ check is quick again.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import platform
 from collections.abc import Iterable
@@ -26,12 +27,10 @@ from pathlib import Path
 
 from omegaconf import DictConfig, OmegaConf
 
-from boilerbench import __version__
 from boilerbench.cache import code_version, content_key
 from boilerbench.datasets.base import Dataset, Split
 from boilerbench.experiments.model_cache import extractor_version
 from boilerbench.experiments.results import write_summary
-from boilerbench.extractors.references import REFERENCE_PACKAGES
 
 #: Config keys that do not change a run's results (how it runs, not what it computes).
 VOLATILE_KEYS = ("progress", "n_workers", "n_jobs", "paths", "rerun")
@@ -42,6 +41,7 @@ LOCATION_KEYS = ("data_dir", "root")
 PROJECT_DATA = Path(__file__).resolve().parents[1] / "datasets"
 
 _PACKAGES = (
+    "boilerbench",
     "lxml",
     "numpy",
     "pandas",
@@ -52,14 +52,25 @@ _PACKAGES = (
     "torch",
     "lightgbm",
     "fastwarc",
-    *REFERENCE_PACKAGES,
 )
 
 
-def package_versions(names: tuple[str, ...] = _PACKAGES) -> dict[str, str]:
-    """Installed versions of the packages that affect results."""
-    found = {"boilerbench": __version__, "python": platform.python_version()}
-    for name in names:
+def reference_packages() -> tuple[str, ...]:
+    """The reference adapters' distribution names, read from their package when called.
+
+    Imported here, the adapters would enter the runner's code version (:func:`code_version` follows
+    this module's imports), which is part of every run key, and a change to one adapter would rerun
+    every job; their code is already in their own extractors' versions, and only the names are read
+    here. For the same reason this module takes the package's version from its installed metadata
+    rather than ``boilerbench.__version__``: the package's ``__init__`` names the Python API."""
+    return tuple(importlib.import_module("boilerbench.extractors.references").REFERENCE_PACKAGES)
+
+
+def package_versions(names: tuple[str, ...] | None = None) -> dict[str, str]:
+    """Installed versions of the packages that affect results (default: :data:`_PACKAGES` and
+    :func:`reference_packages`)."""
+    found = {"python": platform.python_version()}
+    for name in names or (*_PACKAGES, *reference_packages()):
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
