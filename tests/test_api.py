@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
 import tracemalloc
@@ -88,6 +89,18 @@ def test_missing_default_model_is_one_clear_error(tmp_path, monkeypatch):
 
 def save_bte(path):
     save_model_file(make_extractor("bte"), path, "bte", extractor_config("bte"), "", {"boilerbench": "test"})
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_a_saved_model_file_has_the_mode_of_a_new_file_under_the_umask(tmp_path, umask, mode):
+    """The atomic write's temporary file is 0600; a saved model keeps that only where the umask
+    asks for it, so another user or service can read a model saved under the usual 022."""
+    before = os.umask(umask)
+    try:
+        save_bte(tmp_path / "m.bbmodel")
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE((tmp_path / "m.bbmodel").stat().st_mode) == mode
 
 
 def test_default_model_is_used_and_loaded_once(tmp_path, monkeypatch):

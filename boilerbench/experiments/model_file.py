@@ -113,7 +113,17 @@ def save_model_file(
             tar.add(Path(tmp) / MANIFEST, arcname=MANIFEST)
             tar.add(folder, arcname=MODEL_DIR)
     atomic_write_bytes(path, buffer.getvalue())
+    Path(path).chmod(_default_mode())
     return manifest
+
+
+def _default_mode() -> int:
+    """The mode ``open`` gives a new file under this process's umask (0644 under 022). The
+    atomic write's temporary file is private (0600), and a model file is made to be read by other
+    users and services: a datatrove pipeline, a shared model folder."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def _major_minor(version: str | None) -> tuple[str, ...] | None:
