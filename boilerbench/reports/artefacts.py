@@ -19,6 +19,7 @@ import yaml
 from boilerbench.reports import datasets, figures, headline, languages, page_types, strata
 from boilerbench.reports.budget import table_budget
 from boilerbench.reports.cleaneval2007 import cleaneval2007_table
+from boilerbench.reports.conventions import table_comments
 from boilerbench.reports.language_ablation import table_language_ablation
 from boilerbench.reports.page_type_ablation import table_page_type_ablation
 from boilerbench.reports.tables import Table, results_table
@@ -172,6 +173,7 @@ ARTEFACTS = (
     Artefact("table_language_ablation", "table", ("table_language_ablation",), table_language_ablation),
     Artefact("table_page_type_ablation", "table", ("table_page_type_ablation",), table_page_type_ablation),
     Artefact("table_training_weights", "table", ("table_training_weights",), table_training_weights),
+    Artefact("table_comments", "table", ("table_comments",), table_comments),
     Artefact(
         "fig_score_distributions",
         "figure",
