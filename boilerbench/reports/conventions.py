@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import pandas as pd
 
+from boilerbench.evaluation.aggregates import point_value
 from boilerbench.reports.ablation import difference_cell
 from boilerbench.reports.collect import run_pages
 from boilerbench.reports.datasets import latest_runs
 from boilerbench.reports.figures import MissingRuns
-from boilerbench.reports.significance import align, compare_pair
+from boilerbench.reports.significance import align, compare_pair, figure_key
 from boilerbench.reports.tables import Table
 
 #: The two golds: dataset config name and how the table names it.
@@ -45,6 +46,7 @@ def table_comments(runs: pd.DataFrame) -> Table:
         raise MissingRuns(f"{', '.join(EXTRACTORS)} on {' and '.join(GOLDS)} (experiment=table_comments)")
     pages = {key: run_pages(found[key]) for key in ((e, d) for e in EXTRACTORS for d in GOLDS)}
     commented = commented_pages(*(pages[(BASE, d)] for d in GOLDS))
+    figure = figure_key(METRIC)
     rows = []
     for subset in ("all", "with comments"):
         for dataset, gold in GOLDS.items():
@@ -54,13 +56,11 @@ def table_comments(runs: pd.DataFrame) -> Table:
                 aligned = [frame[keep].reset_index(drop=True) for frame in aligned]
             frames = dict(zip(EXTRACTORS, aligned, strict=True))
             row = {"gold": gold, "pages": f"{subset} ({len(aligned[0])})"}
-            differences = {e: compare_pair(frames[e], frames[BASE], [METRIC])[0] for e in COMPARED}
-            row.update({e: f"{differences[e].a:.3f}" for e in COMPARED})
-            row[BASE] = f"{differences[COMPARED[0]].b:.3f}"
-            row["trafilatura"] = f"{compare_pair(frames['trafilatura'], frames[BASE], [METRIC])[0].a:.3f}"
-            row.update({f"{e} − {BASE}": difference_cell(differences[e]) for e in COMPARED})
+            row.update({e: f"{point_value(figure, frames[e]):.3f}" for e in EXTRACTORS})
+            for e in COMPARED:
+                row[f"{e} − {BASE}"] = difference_cell(compare_pair(frames[e], frames[BASE], [METRIC])[0])
             rows.append(row)
-    frame = pd.DataFrame(rows)[["gold", "pages", *EXTRACTORS, *(f"{e} − {BASE}" for e in COMPARED)]]
+    frame = pd.DataFrame(rows)
     trained = str(found[("arbiter", "dragnet")].get("trained_on") or "")
     note = (
         f"Dragnet's test pages scored against its gold without the comments (dataset=dragnet, the headline's "
