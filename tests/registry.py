@@ -25,6 +25,7 @@ QUICK_FIT = {
     "stack": ("n_estimators=20",),
     "cascade": ("fast.n_estimators=20", "accurate.n_estimators=20"),
     "arbiter": ("base.n_estimators=20",),
+    "arbiter_stack": ("base.n_estimators=20",),
 }
 
 

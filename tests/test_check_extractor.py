@@ -26,6 +26,7 @@ TINY = {
     "stack_fast": ("n_estimators=5",),
     "cascade": ("fast.n_estimators=5", "accurate.n_estimators=5"),
     "arbiter": ("base.n_estimators=5",),
+    "arbiter_stack": ("base.n_estimators=5",),
 }
 #: Configs whose checks still take several seconds (a language model, many member libraries).
 SLOW = {"boilernet", "lm_embedding", "readabilipy"}

@@ -66,10 +66,11 @@ def test_the_experiment_list_is_what_the_artefacts_need():
         "table_cleaneval", "table_cleaneval2007",
         "table_cleaneval2007_fiasco", "table_cleaneval2007_wcc", "table_comments", "table_cross", "table_datasets",
         "table_generalization", "table_headline", "table_l3s", "table_language_ablation",
-        "table_language_ablation_headline", "table_language_ablation_stoplist", "table_languages",
-        "table_languages_cv",
-        "table_languages_cv_indomain", "table_languages_cv_stack", "table_languages_cv_weights",
-        "table_languages_stack", "table_page_type_ablation", "table_training_weights",
+        "table_language_ablation_headline", "table_language_ablation_headline_stack",
+        "table_language_ablation_stoplist", "table_languages", "table_languages_arbiter_stack", "table_languages_cv",
+        "table_languages_cv_arbiter_stack", "table_languages_cv_indomain", "table_languages_cv_stack",
+        "table_languages_cv_weights", "table_languages_stack", "table_multilingual_cost", "table_page_type_ablation",
+        "table_training_weights",
     ]  # fmt: skip
 
 

@@ -7,7 +7,12 @@ import pytest
 from conftest import scored_run
 
 from boilerbench.reports.figures import MissingRuns
-from boilerbench.reports.language_ablation import justext_stoplist, table_language_ablation, training_data
+from boilerbench.reports.language_ablation import (
+    justext_stoplist,
+    table_language_ablation,
+    table_multilingual_cost,
+    training_data,
+)
 from boilerbench.reports.languages import MIN_PAGES
 
 RAMP = [0.5 + 0.4 * k / MIN_PAGES for k in range(MIN_PAGES)]  # varied scores: intervals are not points
@@ -95,3 +100,88 @@ def test_without_the_shipped_settings_runs_the_table_is_missing(tmp_path):
 @pytest.mark.parametrize(("trained_on", "expected"), [(MULTI, "multilingual"), (ENGLISH, "English"), (None, "English")])
 def test_training_data_is_multilingual_when_the_mixture_holds_a_multilingual_set(trained_on, expected):
     assert training_data(pd.Series({"trained_on": trained_on})) == expected
+
+
+def _headline_run(tmp_path, name: str, dataset: str, report: str, shift: float, **row: object) -> dict:
+    """A run on a headline dataset's English pages whose page scores are RAMP shifted by ``shift``."""
+    scores = {"en": [s + shift for s in RAMP]}
+    run = scored_run(tmp_path / f"{name}_{dataset}", "language", scores, dataset=dataset, report=report, **row)
+    return {**run, "token.f1": float(np.mean(scores["en"])), "n_pages": len(RAMP)}
+
+
+def test_the_multilingual_cost_sets_the_shipped_models_against_the_english_stack(tmp_path):
+    ablation = "table_language_ablation"
+    english = {"extractor": "stack", "trained_on": ENGLISH, "param.text_rules": "web2text"}
+    runs = pd.DataFrame(
+        [
+            _headline_run(
+                tmp_path, "english", "cleaneval", ablation, 0.0, **english, **{"param.members": _members("English")}
+            ),
+            _headline_run(
+                tmp_path,
+                "shipped",
+                "cleaneval",
+                ablation,
+                0.01,
+                extractor="stack",
+                trained_on=MULTI,
+                **{"param.text_rules": "multilingual", "param.members": _members("auto")},
+            ),
+            # the stoplist ablation's setting (multilingual training, English stoplist) is neither
+            _headline_run(
+                tmp_path,
+                "stoplist",
+                "cleaneval",
+                ablation,
+                0.3,
+                extractor="stack",
+                trained_on=MULTI,
+                **{"param.text_rules": "multilingual", "param.members": _members("English")},
+            ),
+            _headline_run(
+                tmp_path, "arbiter", "cleaneval", "fig_speed_quality", -0.008, extractor="arbiter", trained_on=MULTI
+            ),
+            # the arbiter of another experiment, and a dataset without the English stack: neither read
+            _headline_run(
+                tmp_path, "arbiter_other", "cleaneval", "table_comments", 0.2, extractor="arbiter", trained_on=MULTI
+            ),
+            _headline_run(
+                tmp_path, "arbiter_d", "dragnet", "fig_speed_quality", 0.0, extractor="arbiter", trained_on=MULTI
+            ),
+            # the arbiter over the full stack, on one of the two datasets with the English stack
+            _headline_run(
+                tmp_path, "english_l3s", "l3s_gn1", ablation, 0.0, **english, **{"param.members": _members("English")}
+            ),
+            _headline_run(
+                tmp_path, "arbiter_stack", "cleaneval", "table_multilingual_cost", 0.004, extractor="arbiter_stack"
+            ),
+            _headline_run(
+                tmp_path, "arbiter_stack_l3s", "l3s_gn1", "table_multilingual_cost", -0.1, extractor="arbiter_stack"
+            ),
+        ]
+    )
+    frame = table_multilingual_cost(runs).frame
+    assert list(frame["dataset"]) == ["cleaneval", "l3s_gn1"]  # the headline's order
+    l3s = frame.iloc[1]
+    assert (l3s["stack"], l3s["arbiter"], l3s["stack − stack (English)"]) == ("–", "–", "–")
+    assert l3s["arbiter_stack − stack (English)"].startswith("-0.100 [-0.100, -0.100], p ")
+    row = frame.iloc[0]
+    assert row["arbiter_stack − stack (English)"].startswith("+0.004 [+0.004, +0.004], p ")
+    assert row["pages"] == str(len(RAMP))
+    assert row["stack (English)"] == f"{np.mean(RAMP):.3f}"
+    assert row["stack"] == f"{np.mean(RAMP) + 0.01:.3f}"
+    assert row["arbiter"] == f"{np.mean(RAMP) - 0.008:.3f}"
+    assert row["stack − stack (English)"].startswith("+0.010 [+0.010, +0.010], p ")
+    assert row["arbiter − stack (English)"].startswith("-0.008 [-0.008, -0.008], p ")
+
+
+def test_without_the_english_stack_the_multilingual_cost_is_missing(tmp_path):
+    runs = pd.DataFrame(
+        [
+            _headline_run(
+                tmp_path, "arbiter", "cleaneval", "fig_speed_quality", 0.0, extractor="arbiter", trained_on=MULTI
+            )
+        ]
+    )
+    with pytest.raises(MissingRuns, match="English"):
+        table_multilingual_cost(runs)

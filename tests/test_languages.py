@@ -256,7 +256,7 @@ def test_table_languages_cv_gives_the_stacks_paired_differences_per_language(tmp
         shown.loc["stack − readability, sites resampled", "daniel:el"]
         == shown.loc["stack − readability, pages resampled", "daniel:el"]
     )
-    assert shown.loc["stack_fast − readability, pages resampled", "daniel:en"] == "–"  # no stack_fast run
+    assert not any(row.startswith("stack_fast − ") for row in shown.index)  # no stack_fast run: no rows of it
     assert table.numbers is not None
     assert table.numbers.set_index("extractor").loc["readability", "daniel:el"] == pytest.approx(np.mean(ramp) + 0.05)
 

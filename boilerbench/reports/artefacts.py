@@ -20,7 +20,7 @@ from boilerbench.reports import datasets, figures, headline, languages, page_typ
 from boilerbench.reports.budget import table_budget
 from boilerbench.reports.cleaneval2007 import cleaneval2007_table
 from boilerbench.reports.conventions import table_comments
-from boilerbench.reports.language_ablation import table_language_ablation
+from boilerbench.reports.language_ablation import table_language_ablation, table_multilingual_cost
 from boilerbench.reports.page_type_ablation import table_page_type_ablation
 from boilerbench.reports.tables import Table, results_table
 from boilerbench.reports.training_weights import table_training_weights
@@ -171,6 +171,13 @@ ARTEFACTS = (
     Artefact("table_languages_cv", "table", ("table_languages_cv",), languages.table_languages_cv),
     Artefact("table_languages_cv_sites", "table", ("table_languages_cv",), languages.table_languages_cv_sites),
     Artefact("table_language_ablation", "table", ("table_language_ablation",), table_language_ablation),
+    Artefact(
+        "table_multilingual_cost",
+        "table",
+        ("table_language_ablation", "fig_speed_quality", "table_multilingual_cost"),
+        table_multilingual_cost,
+        extractors=("stack", "arbiter", "arbiter_stack"),
+    ),
     Artefact("table_page_type_ablation", "table", ("table_page_type_ablation",), table_page_type_ablation),
     Artefact("table_training_weights", "table", ("table_training_weights",), table_training_weights),
     Artefact("table_comments", "table", ("table_comments",), table_comments),

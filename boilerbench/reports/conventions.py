@@ -47,10 +47,11 @@ def table_comments(runs: pd.DataFrame) -> Table:
     pages = {key: run_pages(found[key]) for key in ((e, d) for e in EXTRACTORS for d in GOLDS)}
     commented = commented_pages(*(pages[(BASE, d)] for d in GOLDS))
     figure = figure_key(METRIC)
+    by_gold = {d: align([pages[(e, d)] for e in EXTRACTORS], list(EXTRACTORS)) for d in GOLDS}
     rows = []
     for subset in ("all", "with comments"):
         for dataset, gold in GOLDS.items():
-            aligned = align([pages[(e, dataset)] for e in EXTRACTORS], list(EXTRACTORS))
+            aligned = by_gold[dataset]
             if subset != "all":
                 keep = aligned[0]["page_id"].astype(str).isin(commented).to_numpy()
                 aligned = [frame[keep].reset_index(drop=True) for frame in aligned]

@@ -28,7 +28,7 @@ LEARNED = "stack"
 REFERENCES = ("trafilatura", "readability")
 
 
-def _difference(learned: pd.Series, reference: pd.Series, metric: str, page_type: str | None = None) -> str:
+def paired_cell(learned: pd.Series, reference: pd.Series, metric: str, page_type: str | None = None) -> str:
     """``+0.014 [+0.000, +0.029], p 0.054``: the learned run minus the reference, paired, on all
     the pages or on those of ``page_type``."""
     if page_type is None:
@@ -65,7 +65,7 @@ def table_headline(
             for name in names:
                 row[name] = fmt(by[(name, dataset)].get(metric))
             for reference in references:
-                row[f"{learned_name} − {reference}"] = _difference(learned, by[(reference, dataset)], metric)
+                row[f"{learned_name} − {reference}"] = paired_cell(learned, by[(reference, dataset)], metric)
             rows.append(row)
     if "wcxb" in datasets:
         wcxb = {name: by[(name, "wcxb")] for name in names}
@@ -81,7 +81,7 @@ def table_headline(
             typed = by[(learned_name, "wcxb")].get(f"type.{page_type}.n_pages")
             for reference in references:
                 row[f"{learned_name} − {reference}"] = (
-                    _difference(wcxb[learned_name], wcxb[reference], "token.f1", page_type)
+                    paired_cell(wcxb[learned_name], wcxb[reference], "token.f1", page_type)
                     if isinstance(typed, int | float) and typed > 0
                     else "–"
                 )

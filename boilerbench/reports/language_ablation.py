@@ -7,19 +7,29 @@ stoplist picked by the page's language or English on every page, on the test pag
 multilingual datasets; ``experiment=table_language_ablation_headline`` adds stack_fast's columns of
 the six headline datasets, where the English settings are the stack as it was before it learned
 other languages (issue 29, must-show 2, allows the multilingual changes to cost a headline dataset
-at most 0.005). The first row of each extractor is its shipped setting's token F1 per
-dataset and language, each other row the shipped setting minus that one on the same pages, paired
-page by page (:mod:`boilerbench.reports.ablation`)."""
+at most 0.005), and ``experiment=table_language_ablation_headline_stack`` the headline stack's, as
+shipped and as it was before (``conf/headline/stack_english.yaml``). The first row of each
+extractor is its shipped setting's token F1 per dataset and language, each other row the shipped
+setting minus that one on the same pages, paired page by page (:mod:`boilerbench.reports.ablation`).
+
+``table_multilingual_cost`` asks must-show 2's last question of the models themselves: on each
+headline dataset, the English headline stack against the headline stack as shipped and against the
+shipped multilingual model (the arbiter, its runs of ``experiment=fig_speed_quality``)."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
+import numpy as np
 import pandas as pd
 
-from boilerbench.reports.ablation import ablation_rows, shipped_runs
+from boilerbench.reports.ablation import ablation_rows, read_settings, shipped_runs
+from boilerbench.reports.datasets import DATASETS, latest_runs
+from boilerbench.reports.figures import MissingRuns
+from boilerbench.reports.headline import paired_cell
 from boilerbench.reports.languages import language_columns, metric_of
-from boilerbench.reports.tables import Table
+from boilerbench.reports.tables import Table, fmt
 
 
 def training_data(run: pd.Series) -> str:
@@ -74,3 +84,68 @@ def table_language_ablation(runs: pd.DataFrame) -> Table:
     return Table(
         "table_language_ablation", "What the multilingual changes bring, per language", pd.DataFrame(rows), note
     )
+
+
+#: table_multilingual_cost's columns: the English headline stack, and what is set against it: the
+#: shipped headline stack, the shipped multilingual model and the arbiter over the full stack (each
+#: shown where it has runs).
+ENGLISH_STACK = "stack (English)"
+MODELS = ("stack", "arbiter", "arbiter_stack")
+
+
+def is_english_stack(run: pd.Series) -> bool:
+    """The headline stack as it was before it learned other languages (``conf/headline/stack_english.yaml``):
+    the English mixture, Web2Text's English words and its jusText member's English stoplist."""
+    settings = (training_data(run), str(run.get("param.text_rules", "")), justext_stoplist(run))
+    return run["extractor"] == "stack" and settings == ("English", "web2text", "English")
+
+
+def _where(runs: pd.DataFrame, test: Callable[[pd.Series], bool]) -> pd.DataFrame:
+    return runs[np.array([test(r) for _, r in runs.iterrows()], dtype=bool)]
+
+
+def table_multilingual_cost(runs: pd.DataFrame) -> Table:
+    """Per headline dataset, the English headline stack's token F1, then each multilingual model's
+    (the shipped headline stack, the arbiter of ``fig_speed_quality``, the arbiter over the full
+    stack of ``experiment=table_multilingual_cost``) and its difference to the English stack, paired."""
+    stacks = read_settings(
+        runs[(runs["extractor"] == "stack") & (runs["report"] == "table_language_ablation")], SETTINGS
+    )
+    chosen = {
+        ENGLISH_STACK: _where(stacks, is_english_stack),
+        "stack": _where(stacks, is_shipped),
+        "arbiter": runs[(runs["report"] == "fig_speed_quality") & (runs["extractor"] == "arbiter")],
+        "arbiter_stack": runs[(runs["report"] == "table_multilingual_cost") & (runs["extractor"] == "arbiter_stack")],
+    }
+    by = {
+        name: {r["dataset"]: r for _, r in latest_runs(found, ["dataset"]).iterrows()} for name, found in chosen.items()
+    }
+    models = [m for m in MODELS if by[m]]
+    datasets = [d for d in DATASETS if d in by[ENGLISH_STACK] and any(d in by[m] for m in models)]
+    if not datasets:
+        raise MissingRuns(
+            "the English headline stack and a multilingual model on a headline dataset "
+            "(experiments table_language_ablation_headline_stack, fig_speed_quality, table_multilingual_cost)"
+        )
+    rows = []
+    for dataset in datasets:
+        english = by[ENGLISH_STACK][dataset]
+        row = {"dataset": dataset, "pages": str(int(english["n_pages"])), ENGLISH_STACK: fmt(english.get("token.f1"))}
+        row.update({m: fmt(by[m][dataset].get("token.f1")) if dataset in by[m] else "–" for m in models})
+        for m in models:
+            found = by[m].get(dataset)
+            row[f"{m} − {ENGLISH_STACK}"] = "–" if found is None else paired_cell(found, english, "token.f1")
+        rows.append(row)
+    note = (
+        "Token F1 on each headline dataset's test pages (all its pages where it has no training split). stack "
+        "(English): the headline stack as it was before it learned other languages (conf/headline/stack_english.yaml: "
+        "trained on CleanEval, Dragnet and WCXB, Web2Text's English words, jusText's English stoplist); stack: the "
+        "headline stack as shipped (the multilingual mixture, multilingual text rules, jusText's stoplist of the "
+        "page's language); arbiter: the model the package ships (--model multilingual: the arbiter over the fast "
+        "stack), its runs of fig_speed_quality; arbiter_stack: the arbiter over the headline stack "
+        "(conf/headline/arbiter_stack.yaml). Differences paired page by page, with the page-bootstrap 95 % interval "
+        "and the approximate-randomization p-value. Issue 29 allows the multilingual changes to cost a headline "
+        "dataset at most 0.005."
+    )
+    title = "What the multilingual models cost the headline datasets"
+    return Table("table_multilingual_cost", title, pd.DataFrame(rows), note)

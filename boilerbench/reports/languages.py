@@ -110,7 +110,7 @@ def table_languages(runs: pd.DataFrame) -> Table:
 
 
 #: The learned extractors of ``table_languages_cv`` compared page by page with the references.
-CV_LEARNED = ("stack", "stack_fast", "arbiter")
+CV_LEARNED = ("stack", "stack_fast", "arbiter", "arbiter_stack")
 CV_REFERENCES = ("trafilatura", "readability")
 
 
@@ -166,7 +166,9 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
     latest = latest_runs(runs, ["extractor", "dataset"])
     by = {(r["extractor"], r["dataset"]): r for _, r in latest.iterrows()}
     variants = [(v.format(e), e) for v in VARIANTS for e in CV_LEARNED]
-    pairs = [*product(CV_LEARNED, CV_REFERENCES), *((v, e) for v, e in variants if v in set(latest["extractor"]))]
+    present = set(latest["extractor"])
+    learned_present = [name for name in CV_LEARNED if name in present]
+    pairs = [*product(learned_present, CV_REFERENCES), *((v, e) for v, e in variants if v in present)]
     rows = []
     for (learned, reference), (unit, site) in product(pairs, (("pages", None), ("sites", daniel_site))):
         row = {"extractor": f"{learned} − {reference}, {unit} resampled"}
