@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
 import pandas as pd
 
 from boilerbench.reports.collect import run_pages
@@ -56,6 +57,11 @@ def read_settings(runs: pd.DataFrame, settings: Mapping[str, Callable[[pd.Series
     return runs.assign(**{name: [read(r) for _, r in runs.iterrows()] for name, read in settings.items()})
 
 
+def runs_where(runs: pd.DataFrame, test: Callable[[pd.Series], bool]) -> pd.DataFrame:
+    """The rows of ``runs`` that ``test`` accepts (none of an empty frame, its columns kept)."""
+    return runs[np.array([test(r) for _, r in runs.iterrows()], dtype=bool)]
+
+
 def shipped_runs(
     runs: pd.DataFrame,
     settings: Mapping[str, Callable[[pd.Series], str]],
@@ -64,8 +70,7 @@ def shipped_runs(
 ) -> pd.DataFrame:
     """The runs of the shipped setting (with their setting columns); :class:`MissingRuns` naming
     ``experiment`` when there are none."""
-    read = read_settings(runs, settings)
-    found = read[[shipped(r) for _, r in read.iterrows()]]
+    found = runs_where(read_settings(runs, settings), shipped)
     if found.empty:
         raise MissingRuns(f"the shipped setting's runs (experiment={experiment})")
     return found

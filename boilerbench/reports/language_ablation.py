@@ -13,18 +13,17 @@ extractor is its shipped setting's token F1 per dataset and language, each other
 setting minus that one on the same pages, paired page by page (:mod:`boilerbench.reports.ablation`).
 
 ``table_multilingual_cost`` asks must-show 2's last question of the models themselves: on each
-headline dataset, the English headline stack against the headline stack as shipped and against the
-shipped multilingual model (the arbiter, its runs of ``experiment=fig_speed_quality``)."""
+headline dataset, the English headline stack against the headline stack as shipped, the shipped
+multilingual model (the arbiter over the fast stack, its runs of ``experiment=fig_speed_quality``)
+and the arbiter over the full stack (``experiment=table_multilingual_cost``)."""
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 
-import numpy as np
 import pandas as pd
 
-from boilerbench.reports.ablation import ablation_rows, read_settings, shipped_runs
+from boilerbench.reports.ablation import ablation_rows, read_settings, runs_where, shipped_runs
 from boilerbench.reports.datasets import DATASETS, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.headline import paired_cell
@@ -100,10 +99,6 @@ def is_english_stack(run: pd.Series) -> bool:
     return run["extractor"] == "stack" and settings == ("English", "web2text", "English")
 
 
-def _where(runs: pd.DataFrame, test: Callable[[pd.Series], bool]) -> pd.DataFrame:
-    return runs[np.array([test(r) for _, r in runs.iterrows()], dtype=bool)]
-
-
 def table_multilingual_cost(runs: pd.DataFrame) -> Table:
     """Per headline dataset, the English headline stack's token F1, then each multilingual model's
     (the shipped headline stack, the arbiter of ``fig_speed_quality``, the arbiter over the full
@@ -112,8 +107,8 @@ def table_multilingual_cost(runs: pd.DataFrame) -> Table:
         runs[(runs["extractor"] == "stack") & (runs["report"] == "table_language_ablation")], SETTINGS
     )
     chosen = {
-        ENGLISH_STACK: _where(stacks, is_english_stack),
-        "stack": _where(stacks, is_shipped),
+        ENGLISH_STACK: runs_where(stacks, is_english_stack),
+        "stack": runs_where(stacks, is_shipped),
         "arbiter": runs[(runs["report"] == "fig_speed_quality") & (runs["extractor"] == "arbiter")],
         "arbiter_stack": runs[(runs["report"] == "table_multilingual_cost") & (runs["extractor"] == "arbiter_stack")],
     }
