@@ -5,8 +5,8 @@ Each ``NAME=DIR`` is a stack that ``python run.py +headline=stack ...`` fitted (
 folder, ``models/stack/<key>``; the stack's settings and members are read from the folder). Every
 validation page of the mixture's datasets (``conf/train_source/multilingual``: CleanEval, Dragnet,
 WCXB, DANIEL, magic-html-bench) is extracted with each stack and scored as the runner scores it:
-mean token F1, per dataset, per language (DANIEL, magic-html-bench) and per page type (WCXB,
-magic-html-bench), with each stack's difference from the first and its paired page bootstrap 95 %
+mean token F1, over all of them, per dataset, per language (DANIEL, magic-html-bench) and per page
+type (WCXB, magic-html-bench), with each stack's difference from the first and its paired page bootstrap 95 %
 interval. The fits stopped early on these pages and chose their page types' decodings on them, so
 the figures flatter every stack alike; they rank settings, they are not test figures.
 
@@ -34,6 +34,7 @@ from boilerbench.evaluation.stats import paired_bootstrap
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.protocols import train_on_config
 from boilerbench.experiments.runner import build
+from boilerbench.extractors.base import Extractor
 from boilerbench.extractors.stack.model import STATE_FILE, Stack
 
 
@@ -83,27 +84,37 @@ def main(argv: list[str]) -> int:
     pairs = [s.split("=", 1) for s in args.stacks]
     if any(len(p) != 2 for p in pairs):
         raise ConfigError("give each stack as NAME=DIR")
-    stacks = {name: load_stack(Path(directory)) for name, directory in pairs}
+    print_comparison(validation_scores({name: load_stack(Path(directory)) for name, directory in pairs}))
+    return 0
+
+
+def validation_scores(models: dict[str, Extractor]) -> dict[str, dict[str, list[float]]]:
+    """Each model's token F1 on every validation page of the mixture's datasets, on all of them
+    and by row of :func:`groups_of` (row -> model -> one score per page)."""
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for dataset, node in mixture_datasets().items():
         pages = [p for p in build(node).load().validation if not p.load_error]
         for page in pages:
-            for name, stack in stacks.items():
-                f1 = token_prf(stack.extract(page).text, page.gold_text, page.tokenizer).f1
-                for key in groups_of(dataset, page):
+            for name, model in models.items():
+                f1 = token_prf(model.extract(page).text, page.gold_text, page.tokenizer).f1
+                for key in ("all", *groups_of(dataset, page)):
                     scores[key][name].append(f1)
             page.release()
-    first = pairs[0][0]
-    print(
-        "| rows | pages | " + " | ".join(stacks) + " | " + " | ".join(f"{n} − {first}" for n in list(stacks)[1:]) + " |"
-    )
-    print("|---" * (2 + 2 * len(stacks) - 1) + "|")
+    return scores
+
+
+def print_comparison(scores: dict[str, dict[str, list[float]]]) -> None:
+    """A Markdown table of :func:`validation_scores`: each row's pages, each model's mean and each
+    model's paired difference from the first."""
+    names = list(next(iter(scores.values()))) if scores else []
+    first = names[0] if names else ""
+    print("| rows | pages | " + " | ".join(names) + " | " + " | ".join(f"{n} − {first}" for n in names[1:]) + " |")
+    print("|---" * (2 + 2 * len(names) - 1) + "|")
     for key, by_name in scores.items():
         cells = [f"{np.mean(v):.4f}" for v in by_name.values()]
-        for name in list(stacks)[1:]:
+        for name in names[1:]:
             cells.append(difference(by_name[name], by_name[first]))
         print(f"| {key} | {len(by_name[first])} | " + " | ".join(cells) + " |")
-    return 0
 
 
 if __name__ == "__main__":

@@ -1,0 +1,71 @@
+"""Headline models compared on the validation pages of their training mixture: the choice between two
+models (the arbiter over the fast stack or over the full one, a base with another member) that the
+test pages may not make.
+
+Each ``NAME="OVERRIDES"`` is a model as ``python run.py OVERRIDES`` fits it for the headline datasets
+(``+headline=arbiter``, or ``+headline=arbiter extractor/members@extractor.base.members=[a,b]``): its
+fit on the training mixture is loaded from the model cache under the runner's key, or fitted into it
+(:func:`boilerbench.experiments.runner.fit_extractor`; without Hydra's runtime the cache folder is
+named after the extractor's class). Every validation page of the mixture's datasets is extracted by
+each model and scored as ``studies.stack_validation`` scores stacks: mean token F1 per dataset, per
+DANIEL and magic-html-bench language and per page type, and each model's paired difference from the
+first. The fits stopped early on these pages and an arbiter's selector learnt from them, so the
+figures flatter every model alike; they rank models, they are not test figures.
+
+    BOILERBENCH_DATA=../shared/datasets python -m studies.model_validation \\
+        arbiter="+headline=arbiter" arbiter_stack="+headline=arbiter_stack"
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from pathlib import Path
+
+from hydra import compose, initialize_config_dir
+
+from benchmarks.common import run_main
+from boilerbench.cache import set_cache_dir
+from boilerbench.configs import CONF_DIR
+from boilerbench.errors import ConfigError
+from boilerbench.experiments.protocols import configured_protocol
+from boilerbench.experiments.runner import build, fit_extractor
+from boilerbench.experiments.seed import seed_everything
+from boilerbench.extractors.base import Extractor, tags
+from studies.stack_validation import print_comparison, validation_scores
+
+PROJECT = Path(__file__).resolve().parents[1]
+#: A test dataset outside the training mixture: the headline fit its runs share.
+TESTED = "scrapinghub"
+
+
+def headline_model(overrides: list[str]) -> Extractor:
+    """The model ``python run.py OVERRIDES dataset=scrapinghub`` fits (the headline fit every
+    headline dataset's run shares), loaded from the model cache or fitted into it."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("config", overrides=[*overrides, f"dataset={TESTED}", f"paths.root_dir={PROJECT}"])
+    set_cache_dir(cfg.paths.get("cache_dir"))
+    extractor = build(cfg.extractor)
+    if not tags(extractor).learns:
+        return extractor
+    split = build(cfg.dataset).load()
+    fit = configured_protocol(cfg).resolve(cfg, split, True).plan(cfg, split).fits[0]
+    seed_everything(int(cfg.seed))
+    seconds, loaded = fit_extractor(extractor, cfg, fit.source, fit.training, **fit.identity)
+    print(f"{' '.join(overrides)}: {'loaded' if loaded else f'fitted in {seconds:.0f} s'}", flush=True)
+    return extractor
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("models", nargs="+", help='NAME="OVERRIDES": a model as python run.py OVERRIDES fits it')
+    args = parser.parse_args(argv)
+    pairs = [m.split("=", 1) for m in args.models]
+    if len(pairs) < 2 or any(len(p) != 2 or not p[1].strip() for p in pairs):
+        raise ConfigError('give two models or more, each as NAME="OVERRIDES"')
+    print_comparison(validation_scores({name: headline_model(shlex.split(overrides)) for name, overrides in pairs}))
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)

@@ -1,0 +1,33 @@
+"""The validation studies' comparison table (studies/stack_validation.py, studies/model_validation.py):
+each row's pages, each model's mean and its paired difference from the first model."""
+
+import pytest
+
+from boilerbench.errors import ConfigError
+from studies.model_validation import main
+from studies.stack_validation import print_comparison
+
+
+def test_the_table_gives_each_models_mean_and_its_paired_difference_from_the_first(capsys):
+    scores = {
+        "all": {"a": [0.5, 1.0, 0.75], "b": [0.5, 1.0, 1.0]},
+        "daniel:ru": {"a": [0.4], "b": [0.2]},
+    }
+    print_comparison(scores)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "| rows | pages | a | b | b − a |"
+    assert lines[1] == "|---|---|---|---|---|"
+    # b - a on the three pages: 0, 0, +0.25: mean +0.0833, its bootstrap interval within [0, 0.25]
+    assert lines[2].startswith("| all | 3 | 0.7500 | 0.8333 | +0.0833 [")
+    low, high = (float(x) for x in lines[2].split("[")[1].rstrip(" |]").split(", "))
+    assert 0.0 <= low <= 0.0833 <= high <= 0.25
+    # one page: the interval is the page's difference
+    assert lines[3] == "| daniel:ru | 1 | 0.4000 | 0.2000 | -0.2000 [-0.2000, -0.2000] |"
+
+
+@pytest.mark.parametrize(
+    "argv", [["a=+headline=arbiter"], ["a=+headline=arbiter", "b"], ["a=+headline=arbiter", "b= "]]
+)
+def test_the_model_study_needs_two_models_each_with_its_overrides(argv):
+    with pytest.raises(ConfigError, match='NAME="OVERRIDES"'):
+        main(argv)
