@@ -6,9 +6,10 @@ folder, ``models/stack/<key>``; the stack's settings and members are read from t
 validation page of the mixture's datasets (``conf/train_source/multilingual``: CleanEval, Dragnet,
 WCXB, DANIEL, magic-html-bench) is extracted with each stack and scored as the runner scores it:
 mean token F1, over all of them, per dataset, per language (DANIEL, magic-html-bench) and per page
-type (WCXB, magic-html-bench), with each stack's difference from the first and its paired page bootstrap 95 %
-interval. The fits stopped early on these pages and chose their page types' decodings on them, so
-the figures flatter every stack alike; they rank settings, they are not test figures.
+type (WCXB, magic-html-bench), with each stack's difference from the first and its paired page
+bootstrap 95 % interval. The fits stopped early on these pages and chose their page types'
+decodings on them, so the figures flatter every stack alike; they rank settings, they are not test
+figures.
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.stack_validation \\
         base=models/stack/KEY1 type_features=models/stack/KEY2 [--cache DIR]
