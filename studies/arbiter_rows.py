@@ -1,21 +1,25 @@
-"""The arbiter's rows of DANIEL's site-grouped cross-validation, written once with the blocks'
-structure, so that selector features can be compared without refitting a stack.
+"""The arbiter's rows of DANIEL's site-grouped cross-validation, or of its headline fit, written once
+with the blocks' structure, so that selector features and settings can be compared without refitting
+a stack.
 
 For each fold of the cross-validation job ``table_languages_cv_stack/2_arbiter_daniel`` (the same
-overrides, so the same folds and mixture), the fitted arbiter is loaded from the model cache (the
+overrides, so the same folds and mixture), or with ``--headline`` for the headline fit
+(``+headline=arbiter``, written as fold 0), the fitted arbiter is loaded from the model cache (the
 job fitted it), and its fit is replayed without its final stack fit: the selector's out-of-fold
 rows (two stacks fitted on the training pages' halves by site, each extracting the other half),
 the validation pages' rows from the loaded stack, and then the fold's test pages. The replay must
 give the loaded selector's very trees; whether it does is printed, with both fits' row counts.
 
 Each page's row (one JSON line, in ``--out/fold<N>.jsonl.gz``) holds where it comes from
-(``part``: ``oof``, ``validation`` or ``test``; source, id, site group), the token F1 of both
+(``part``: ``oof``, ``validation`` or ``test``; source, id, site group; ``count``: how often the
+fit's weighted mixture holds the page, 1 for a test page), the token F1 of both
 extractions, the stack's ``doubt`` and page type, and per block of the page: its words, the
 stack's label, whether it sits in a link, the share of its token pairs that the
 alternative's extraction holds, and its tag path's number within the page. ``studies.arbiter_structure`` reads
 them.
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.arbiter_rows --folds 1,2,3 --out ../runs/arbiter_rows
+    BOILERBENCH_DATA=../shared/datasets python -m studies.arbiter_rows --headline --out ../runs/arbiter_headline
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import argparse
 import gzip
 import json
 import types
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -60,6 +65,8 @@ CV_OVERRIDES = [
     "experiment=table_languages_cv_stack",
     "paths.root_dir=.",
 ]
+#: The overrides of the headline fit (its one fit is written as fold 0).
+HEADLINE_OVERRIDES = ["+headline=arbiter", "paths.root_dir=."]
 
 
 def block_row(page: Page, ours: Extraction, theirs: Extraction) -> dict:
@@ -75,11 +82,12 @@ def block_row(page: Page, ours: Extraction, theirs: Extraction) -> dict:
     }
 
 
-def page_row(page: Page, ours: Extraction, theirs: Extraction, part: str) -> dict:
+def page_row(page: Page, ours: Extraction, theirs: Extraction, part: str, count: int = 1) -> dict:
     """One page's row (see the module's docstring)."""
     gold, tokenizer = page.gold_text, page.tokenizer
     return {
         "part": part,
+        "count": count,
         "source": page.source,
         "id": page.id,
         "group": page_group(page),
@@ -104,11 +112,12 @@ def recording(arbiter: Arbiter, out: list[dict], parts: list[str]):
     def rows(self: Arbiter, base, pages: Sequence[Page]):
         part = parts.pop(0)
         done: dict[int, tuple[Extraction, Extraction]] = {}
+        counts = Counter(id(page) for page in pages)
         for page in pages:
             if id(page) not in done:
                 with sharing(page):
                     done[id(page)] = base.extract(page), extract_or_empty(self.alternative, page)
-                out.append(page_row(page, *done[id(page)], part))
+                out.append(page_row(page, *done[id(page)], part, counts[id(page)]))
         # the arbiter's own rows from the same extractions (each page extracted once)
         base.extract = lambda page: done[id(page)][0]
         self.alternative.extract = lambda page: done[id(page)][1]
@@ -121,13 +130,14 @@ def recording(arbiter: Arbiter, out: list[dict], parts: list[str]):
 
 
 def replay(fold: int, out_dir: Path) -> None:
-    """Write the rows of one cross-validation fold (see the module's docstring)."""
+    """Write the rows of one cross-validation fold, or of the headline fit for fold 0 (see the
+    module's docstring)."""
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose("config", overrides=CV_OVERRIDES)
+        cfg = compose("config", overrides=HEADLINE_OVERRIDES if fold == 0 else CV_OVERRIDES)
     set_cache_dir(cfg.paths.cache_dir)
     split = build(cfg.dataset).load()
     plan = configured_protocol(cfg).resolve(cfg, split, True).plan(cfg, split)
-    fit = plan.fits[fold - 1]
+    fit = plan.fits[max(fold, 1) - 1]
     seed_everything(int(cfg.seed))
     fitted = build(cfg.extractor)
     _, loaded = fit_extractor(fitted, cfg, fit.source, fit.training, **fit.identity)
@@ -166,9 +176,10 @@ def replay(fold: int, out_dir: Path) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--folds", default="1,2,3,4,5", help="the folds to replay, comma-separated")
+    parser.add_argument("--headline", action="store_true", help="replay the headline fit instead (fold 0)")
     parser.add_argument("--out", type=Path, required=True, help="the folder of the rows")
     args = parser.parse_args(argv)
-    for fold in (int(f) for f in args.folds.split(",")):
+    for fold in [0] if args.headline else (int(f) for f in args.folds.split(",")):
         replay(fold, args.out)
     return 0
 
