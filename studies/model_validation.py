@@ -5,8 +5,8 @@ test pages may not make.
 Each ``NAME="OVERRIDES"`` is a model as ``python run.py OVERRIDES`` fits it for the headline datasets
 (``+headline=arbiter``, or ``+headline=arbiter extractor/members@extractor.base.members=[a,b]``): its
 fit on the training mixture is loaded from the model cache under the runner's key, or fitted into it
-(:func:`boilerbench.experiments.runner.fit_extractor`; without Hydra's runtime the cache folder is
-named after the extractor's class). Every validation page of the mixture's datasets is extracted by
+(:func:`boilerbench.experiments.runner.fit_extractor`, in the folder of the extractor config that
+the overrides choose, as under ``run.py``). Every validation page of the mixture's datasets is extracted by
 each model and scored as ``studies.stack_validation`` scores stacks: mean token F1 per dataset, per
 DANIEL and magic-html-bench language and per page type, and each model's paired difference from the
 first. The fits stopped early on these pages and an arbiter's selector learnt from them, so the
@@ -23,6 +23,8 @@ import shlex
 from pathlib import Path
 
 from hydra import compose, initialize_config_dir
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import open_dict
 
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
@@ -43,7 +45,12 @@ def headline_model(overrides: list[str]) -> Extractor:
     """The model ``python run.py OVERRIDES dataset=scrapinghub`` fits (the headline fit every
     headline dataset's run shares), loaded from the model cache or fitted into it."""
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose("config", overrides=[*overrides, f"dataset={TESTED}", f"paths.root_dir={PROJECT}"])
+        cfg = compose(
+            "config", overrides=[*overrides, f"dataset={TESTED}", f"paths.root_dir={PROJECT}"], return_hydra_config=True
+        )
+    HydraConfig.instance().set_config(cfg)  # the model cache's folder: the extractor config chosen
+    with open_dict(cfg):
+        del cfg["hydra"]
     set_cache_dir(cfg.paths.get("cache_dir"))
     extractor = build(cfg.extractor)
     if not tags(extractor).learns:

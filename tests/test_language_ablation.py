@@ -175,6 +175,39 @@ def test_the_multilingual_cost_sets_the_shipped_models_against_the_english_stack
     assert row["arbiter − stack (English)"].startswith("-0.008 [-0.008, -0.008], p ")
 
 
+def test_the_arbiters_refits_with_other_seeds_are_set_against_the_english_stacks_on_averaged_pages(tmp_path):
+    cost = "table_multilingual_cost"
+    english = {"extractor": "stack", "trained_on": ENGLISH, "param.text_rules": "web2text"}
+    english |= {"param.members": _members("English")}
+    arbiter = {"extractor": "arbiter", "trained_on": MULTI}
+
+    def run(name: str, dataset: str, report: str, shift: float, seed: int, **row: object) -> dict:
+        return {**_headline_run(tmp_path, name, dataset, report, shift, **row), "param.seed": seed}
+
+    runs = pd.DataFrame(
+        [
+            run("english0", "cleaneval", "table_language_ablation", 0.0, 0, **english),
+            run("arbiter0", "cleaneval", "fig_speed_quality", -0.008, 0, **arbiter),
+            # seed 1: the arbiter 0.004 above the English stack; averaged over the seeds: -0.002
+            run("english1", "cleaneval", cost, 0.02, 1, **english),
+            run("arbiter1", "cleaneval", cost, 0.024, 1, **arbiter),
+            # a dataset where only the arbiter was refitted has no seed columns
+            run("english0_d", "dragnet", "table_language_ablation", 0.0, 0, **english),
+            run("arbiter0_d", "dragnet", "fig_speed_quality", 0.01, 0, **arbiter),
+            run("arbiter1_d", "dragnet", cost, 0.3, 1, **arbiter),
+        ]
+    )
+    frame = table_multilingual_cost(runs).frame.set_index("dataset")
+    # the seed-1 refits replace neither seed-0 run
+    assert frame.loc["cleaneval", "stack (English)"] == f"{np.mean(RAMP):.3f}"
+    assert frame.loc["cleaneval", "arbiter − stack (English)"].startswith("-0.008 [-0.008, -0.008], p ")
+    assert frame.loc["cleaneval", "arbiter − stack (English), seed 1"] == "+0.004"
+    averaged = frame.loc["cleaneval", "arbiter − stack (English), seeds 0, 1 averaged"]
+    assert averaged.startswith("-0.002 [-0.002, -0.002], p ")
+    assert frame.loc["dragnet", "arbiter − stack (English)"].startswith("+0.010 [+0.010, +0.010], p ")
+    assert frame.loc["dragnet", "arbiter − stack (English), seeds 0, 1 averaged"] == "–"
+
+
 def test_without_the_english_stack_the_multilingual_cost_is_missing(tmp_path):
     runs = pd.DataFrame(
         [
