@@ -141,11 +141,11 @@ def in_source_gain(rows: list[dict], setting: Setting, seed: int) -> dict[str, n
     probability = out_of_fold(setting, train, seed)
     cut = best_threshold(probability, train[1])
     kept = [r for r in rows if setting.may_send(r) for _ in range(r["count"])]
-    page_probability = {(r["source"], r["id"]): p for r, p in zip(kept, probability, strict=True)}
+    page_probability = {(r["source"], r["id"], r["part"]): p for r, p in zip(kept, probability, strict=True)}
     by_source: dict[str, np.ndarray] = {}
     for source in sorted({r["source"] for r in rows}):
         mine = distinct([r for r in rows if r["source"] == source])
-        p = np.array([page_probability.get((r["source"], r["id"]), 0.0) for r in mine])
+        p = np.array([page_probability.get((r["source"], r["id"], r["part"]), 0.0) for r in mine])
         by_source[source] = chosen_gain(mine, p, cut, setting)
     return by_source
 

@@ -119,9 +119,9 @@ def other_seeds(runs: pd.DataFrame) -> dict[str, dict[tuple[int, str], pd.Series
     found = {ENGLISH_STACK: runs_where(stacks, is_english_stack), SEEDED: refits[refits["extractor"] == SEEDED]}
     return {
         name: {
-            (int(r["param.seed"]), r["dataset"]): r for _, r in latest_runs(runs, ["param.seed", "dataset"]).iterrows()
+            (int(r["param.seed"]), r["dataset"]): r for _, r in latest_runs(model, ["param.seed", "dataset"]).iterrows()
         }
-        for name, runs in found.items()
+        for name, model in found.items()
     }
 
 
