@@ -62,3 +62,16 @@ def test_the_held_out_sources_pages_never_reach_its_selector(monkeypatch):
     assert len(gain) == 60 and cut in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
     # the rule the other sources teach (send a page whose base is low) holds on c: its 30 low pages
     assert gain.tolist() == pytest.approx([0.2] * 30 + [0.0] * 30)
+
+
+def test_the_no_loss_threshold_is_the_best_one_at_which_no_source_loses():
+    probability = np.array([0.6, 0.9, 0.6, 0.6, 0.9, 0.75])
+    gain = np.array([0.5, 0.3, -0.2, -0.2, 0.1, 0.2])
+    sources = np.array(["a", "a", "b", "b", "b", "b"])
+    # above 0.5 or 0.55 every row is sent: the largest pooled gain (0.7 / 6; the higher cut on the
+    # tie), but b loses there (-0.1); above 0.6 to 0.7 its two losing rows stay behind (0.6 / 6,
+    # b +0.3), above 0.75 its best row too (0.4 / 6)
+    assert VARIANTS["shipped"].threshold(probability, gain, sources) == 0.55
+    assert VARIANTS["no source loses"].threshold(probability, gain, sources) == 0.7
+    # where every candidate makes a source lose, the highest candidate: the base kept nearly everywhere
+    assert VARIANTS["no source loses"].threshold(probability, -np.abs(gain), sources) == 0.8

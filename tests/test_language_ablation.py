@@ -175,7 +175,7 @@ def test_the_multilingual_cost_sets_the_shipped_models_against_the_english_stack
     assert row["arbiter − stack (English)"].startswith("-0.008 [-0.008, -0.008], p ")
 
 
-def test_the_arbiters_refits_with_other_seeds_are_set_against_the_english_stacks_on_averaged_pages(tmp_path):
+def test_each_arbiters_refits_with_other_seeds_are_set_against_the_english_stacks_on_averaged_pages(tmp_path):
     cost = "table_multilingual_cost"
     english = {"extractor": "stack", "trained_on": ENGLISH, "param.text_rules": "web2text"}
     english |= {"param.members": _members("English")}
@@ -191,6 +191,9 @@ def test_the_arbiters_refits_with_other_seeds_are_set_against_the_english_stacks
             # seed 1: the arbiter 0.004 above the English stack; averaged over the seeds: -0.002
             run("english1", "cleaneval", cost, 0.02, 1, **english),
             run("arbiter1", "cleaneval", cost, 0.024, 1, **arbiter),
+            # the arbiter over the full stack: its seed-0 and seed-1 runs share the report
+            run("arbiter_stack0", "cleaneval", cost, 0.004, 0, extractor="arbiter_stack"),
+            run("arbiter_stack1", "cleaneval", cost, 0.03, 1, extractor="arbiter_stack"),
             # a dataset where only the arbiter was refitted has no seed columns
             run("english0_d", "dragnet", "table_language_ablation", 0.0, 0, **english),
             run("arbiter0_d", "dragnet", "fig_speed_quality", 0.01, 0, **arbiter),
@@ -204,6 +207,10 @@ def test_the_arbiters_refits_with_other_seeds_are_set_against_the_english_stacks
     assert frame.loc["cleaneval", "arbiter − stack (English), seed 1"] == "+0.004"
     averaged = frame.loc["cleaneval", "arbiter − stack (English), seeds 0, 1 averaged"]
     assert averaged.startswith("-0.002 [-0.002, -0.002], p ")
+    assert frame.loc["cleaneval", "arbiter_stack − stack (English)"].startswith("+0.004 [+0.004, +0.004], p ")
+    assert frame.loc["cleaneval", "arbiter_stack − stack (English), seed 1"] == "+0.010"
+    averaged = frame.loc["cleaneval", "arbiter_stack − stack (English), seeds 0, 1 averaged"]
+    assert averaged.startswith("+0.007 [+0.007, +0.007], p ")
     assert frame.loc["dragnet", "arbiter − stack (English)"].startswith("+0.010 [+0.010, +0.010], p ")
     assert frame.loc["dragnet", "arbiter − stack (English), seeds 0, 1 averaged"] == "–"
 
