@@ -409,3 +409,25 @@ def test_a_stack_whose_mixture_weighs_daniel_twice_is_its_own_row():
     assert list(cv_labelled(runs)["extractor"]) == ["stack", "stack, DANIEL ×2", "stack_fast, DANIEL ×2", "readability"]
     alone = pd.DataFrame({"extractor": ["stack", "readability"], "cv.train_on": ["daniel:all", "daniel:all"]})
     assert list(cv_labelled(alone)["extractor"]) == ["stack, DANIEL only", "readability"]
+
+
+def test_a_refit_with_another_seed_is_its_own_row_and_its_average_with_seed_0_is_paired_too(tmp_path):
+    # what would fail: the seed-1 refit taken for the extractor (the latest run), or the averaged
+    # row not averaging each page over the two fits
+    n = MIN_PAGES
+    ramp = [0.5 + 0.4 * k / n for k in range(n)]
+    first = _cv_run(tmp_path, "arbiter_stack", {"el": [s + 0.02 for s in ramp]})
+    folder = tmp_path / "seed1"
+    refit = scored_run(
+        folder, "language", {"el": [s - 0.06 for s in ramp]}, extractor="arbiter_stack", dataset="daniel"
+    )
+    refit |= {"param.seed": 1, "finished_at": "2026-12-07T00:00:00"}
+    runs = pd.DataFrame([first, refit, _cv_run(tmp_path, "readability", {"el": ramp})])
+    assert list(cv_labelled(runs)["extractor"]) == ["arbiter_stack", "arbiter_stack, seed 1", "readability"]
+    shown = table_languages_cv(runs).frame.set_index("extractor")
+    assert shown.loc["arbiter_stack − readability, pages resampled", "daniel:el"].startswith("+0.020 [+0.020, +0.020]")
+    refitted = shown.loc["arbiter_stack, seed 1 − readability, pages resampled", "daniel:el"]
+    assert refitted.startswith("-0.060 [-0.060, -0.060]")
+    averaged = shown.loc["arbiter_stack, seeds 0, 1 averaged − readability, sites resampled", "daniel:el"]
+    assert averaged.startswith("-0.020 [-0.020, -0.020]")
+    assert not any(row.startswith("readability, seed") for row in shown.index)  # references have no seeds

@@ -5,7 +5,8 @@ import pytest
 
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.languages import MIN_PAGES
-from boilerbench.reports.training_weights import seed_mean, setting_of, table_training_weights
+from boilerbench.reports.significance import seed_mean
+from boilerbench.reports.training_weights import setting_of, table_training_weights
 from tests.conftest import scored_run
 
 SHIPPED = "mix(cleaneval,daniel)/balanced_languages"

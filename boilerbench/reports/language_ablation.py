@@ -35,9 +35,8 @@ from boilerbench.reports.datasets import DATASETS, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.headline import paired_cell
 from boilerbench.reports.languages import language_columns, metric_of
-from boilerbench.reports.significance import compare_pair, figure_key
+from boilerbench.reports.significance import compare_pair, figure_key, seed_mean
 from boilerbench.reports.tables import Table, fmt
-from boilerbench.reports.training_weights import seed_mean
 
 
 def training_data(run: pd.Series) -> str:

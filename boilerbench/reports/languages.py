@@ -26,7 +26,7 @@ from boilerbench.reports.collect import run_pages
 from boilerbench.reports.datasets import SNIPPET_ONLY, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.published import PUBLISHED
-from boilerbench.reports.significance import Difference
+from boilerbench.reports.significance import Difference, seed_mean
 from boilerbench.reports.tables import Table, cell, fmt, interval_of
 
 #: Fewest scored pages of a language in a dataset for it to get a column.
@@ -137,23 +137,36 @@ VARIANTS: dict[str, Callable[[list[str]], bool]] = {
 }
 
 
-def _variant(extractor: str, train_on: str) -> str:
-    """The label of a run of ``extractor`` whose folds trained on ``train_on`` (comma-separated)."""
+def _variant(extractor: str, train_on: str, seed: int) -> str:
+    """The label of a run of ``extractor`` whose folds trained on ``train_on`` (comma-separated)
+    with ``seed``: a learned extractor refitted with a seed other than 0 is labelled with it."""
+    if extractor not in CV_LEARNED:
+        return extractor
     entries = [e for e in train_on.split(",") if e]
-    if extractor in CV_LEARNED:
-        for label, matches in VARIANTS.items():
-            if matches(entries):
-                return label.format(extractor)
-    return extractor
+    label = next((v.format(extractor) for v, matches in VARIANTS.items() if matches(entries)), extractor)
+    return f"{label}, seed {seed}" if seed else label
 
 
 def cv_labelled(runs: pd.DataFrame) -> pd.DataFrame:
     """``runs`` with each learned extractor whose folds trained on other data than the shipped
-    mixture named by its :data:`VARIANTS` label, a row of its own beside the same extractor
-    trained on the mixture."""
+    mixture named by its :data:`VARIANTS` label, and each refitted with another seed by the seed,
+    a row of its own beside the same extractor trained on the mixture with seed 0."""
     trained = runs.get("cv.train_on", pd.Series("", index=runs.index)).fillna("").astype(str)
-    names = [_variant(e, t) for e, t in zip(runs["extractor"], trained, strict=True)]
+    seeds = runs.get("param.seed", pd.Series(0, index=runs.index)).fillna(0).astype(int)
+    names = [_variant(e, t, k) for e, t, k in zip(runs["extractor"], trained, seeds, strict=True)]
     return runs.assign(extractor=names)
+
+
+def _seed_labels(present: set[str]) -> list[str]:
+    """Each learned extractor's refits with other seeds among the labels ``present``
+    (``"arbiter_stack, seed 1"``), each followed by its average with seed 0
+    (``"arbiter_stack, seeds 0, 1 averaged"``)."""
+    labels = []
+    for name in sorted(present):
+        learned, _, seed = name.rpartition(", seed ")
+        if learned in CV_LEARNED:
+            labels += [name, f"{learned}, seeds 0, {seed} averaged"]
+    return labels
 
 
 def table_languages_cv(runs: pd.DataFrame) -> Table:
@@ -168,19 +181,30 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
     variants = [(v.format(e), e) for v in VARIANTS for e in CV_LEARNED]
     present = set(latest["extractor"])
     learned_present = [name for name in CV_LEARNED if name in present]
-    pairs = [*product(learned_present, CV_REFERENCES), *((v, e) for v, e in variants if v in present)]
+    pairs = [
+        *product([*learned_present, *_seed_labels(present)], CV_REFERENCES),
+        *((v, e) for v, e in variants if v in present),
+    ]
+
+    def pages(label: str, dataset: str) -> pd.DataFrame | None:
+        """The page rows of ``label``'s run on ``dataset`` (of seeds 0 and k averaged page by page
+        for ``"…, seeds 0, k averaged"``); None where a run is missing."""
+        if label.endswith(" averaged"):
+            learned, _, seed = label.removesuffix(" averaged").rpartition(", seeds 0, ")
+            found = [pages(learned, dataset), pages(f"{learned}, seed {seed}", dataset)]
+            return None if any(f is None for f in found) else seed_mean(found)
+        return run_pages(by[(label, dataset)]) if (label, dataset) in by else None
+
     rows = []
     for (learned, reference), (unit, site) in product(pairs, (("pages", None), ("sites", daniel_site))):
         row = {"extractor": f"{learned} − {reference}, {unit} resampled"}
         for name in names:
             dataset, language = name.split(":")
-            if (learned, dataset) not in by or (reference, dataset) not in by:
-                row[name] = "–"
-                continue
-            row[name] = difference_cell(
-                language_difference(
-                    run_pages(by[(learned, dataset)]), run_pages(by[(reference, dataset)]), language, site
-                )
+            ours, theirs = pages(learned, dataset), pages(reference, dataset)
+            row[name] = (
+                "–"
+                if ours is None or theirs is None
+                else difference_cell(language_difference(ours, theirs, language, site))
             )
         rows.append({**row, "mean": ""})
     note = (
@@ -189,7 +213,9 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
         "learned extractors train each fold on the multilingual mixture with the other folds' DANIEL pages; the "
         'others need no training; ", DANIEL only": trained on the other folds\' DANIEL pages alone (one page type: '
         'decoded at the threshold, no page-type features); ", DANIEL ×2": the mixture with the other folds\' DANIEL '
-        "pages named twice, weighing two shares. Last rows: paired differences on each language's pages "
+        'pages named twice, weighing two shares; ", seed k": refitted with seed k (the mixture\'s draw and the '
+        "trees'), and \", seeds 0, k averaged\": each page's score averaged over the two fits. Last rows: paired "
+        "differences on each language's pages "
         "with the 95 % bootstrap interval and the approximate-randomization p-value, resampling (and swapping) "
         "pages, then whole sites: pages of a site share its template, and Greek and Polish have 11 sites each, so "
         "the site-level interval is the one that speaks for other sites (the data's SOURCE.md asks for it)."

@@ -67,6 +67,17 @@ def align(frames: Sequence[pd.DataFrame], names: Sequence[str]) -> list[pd.DataF
     return [f.assign(page_id=f["page_id"].astype(str)).set_index("page_id").loc[order].reset_index() for f in frames]
 
 
+def seed_mean(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """The page rows of runs over the same pages (one per seed), aligned, with every numeric
+    column averaged over the runs: a mean over pages of the result is the mean over the seeds of
+    each run's mean."""
+    aligned = align(frames, [f"seed run {k}" for k in range(len(frames))])
+    numeric = aligned[0].select_dtypes("number").columns
+    mean = aligned[0].copy()
+    mean[numeric] = sum(frame[numeric] for frame in aligned) / len(aligned)
+    return mean
+
+
 def _listing(ids: list[str], shown: int = 8) -> str:
     if not ids:
         return ""

@@ -19,7 +19,7 @@ from boilerbench.reports.collect import run_pages
 from boilerbench.reports.datasets import DATASETS, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.languages import language_columns
-from boilerbench.reports.significance import align, compare_pair, figure_key
+from boilerbench.reports.significance import compare_pair, figure_key, seed_mean
 from boilerbench.reports.tables import Table
 
 LEARNED = "stack"
@@ -30,17 +30,6 @@ METRIC = "token.f1"
 def setting_of(trained_on: str) -> str:
     """A run's setting: ``DANIEL ×2`` where its mixture gives DANIEL two shares (``daniel*2``)."""
     return SETTINGS[1] if "daniel*2" in trained_on else SETTINGS[0]
-
-
-def seed_mean(frames: list[pd.DataFrame]) -> pd.DataFrame:
-    """The page rows of runs over the same pages (one per seed), aligned, with every numeric
-    column averaged over the runs: a mean over pages of the result is the mean over the seeds of
-    each run's mean."""
-    aligned = align(frames, [f"seed run {k}" for k in range(len(frames))])
-    numeric = aligned[0].select_dtypes("number").columns
-    mean = aligned[0].copy()
-    mean[numeric] = sum(frame[numeric] for frame in aligned) / len(aligned)
-    return mean
 
 
 def _subset(frames: tuple[pd.DataFrame, pd.DataFrame], language: str) -> tuple[pd.DataFrame, pd.DataFrame]:
