@@ -191,8 +191,8 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
         for ``"…, seeds 0, k averaged"``); None where a run is missing."""
         if label.endswith(" averaged"):
             learned, _, seed = label.removesuffix(" averaged").rpartition(", seeds 0, ")
-            found = [pages(learned, dataset), pages(f"{learned}, seed {seed}", dataset)]
-            return None if any(f is None for f in found) else seed_mean(found)
+            first, refit = pages(learned, dataset), pages(f"{learned}, seed {seed}", dataset)
+            return None if first is None or refit is None else seed_mean([first, refit])
         return run_pages(by[(label, dataset)]) if (label, dataset) in by else None
 
     rows = []
