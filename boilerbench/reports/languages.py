@@ -172,8 +172,9 @@ def _seed_labels(present: set[str]) -> list[str]:
 def table_languages_cv(runs: pd.DataFrame) -> Table:
     """``table_languages`` on DANIEL by site-grouped cross-validation (every page tested once, by
     a model that saw none of its site), then each learned extractor minus each reference per
-    language, and each trained on DANIEL alone minus itself trained on the mixture, paired page by
-    page, with the interval and the p-value (issue 29, must-shows 2 and 3)."""
+    language (and each refit with another seed, alone and averaged with seed 0), and each trained on
+    DANIEL alone minus itself trained on the mixture, paired page by page, with the interval and the
+    p-value (issue 29, must-shows 2 and 3)."""
     runs = cv_labelled(runs)
     frame, shown, names = _per_language(runs, "table_languages_cv")
     latest = latest_runs(runs, ["extractor", "dataset"])

@@ -1,0 +1,77 @@
+"""How far the arbiter's threshold moves with its inner folds alone, and a rule that moves less.
+
+The arbiter picks its threshold from the candidates (:data:`~boilerbench.extractors.arbiter.THRESHOLDS`)
+as the one whose out-of-fold choices gain most on average
+(:func:`~boilerbench.extractors.arbiter.choose_threshold`: two folds cut by site, and the selector
+seeded with the arbiter's seed). Refitted with another seed, the headline arbiters' thresholds
+moved from 0.5 to 0.75 and back, and the pages sent to Readability with them. This study holds one
+fit's rows fixed (``studies.arbiter_rows --headline``: the fast arbiter's headline fit) and redraws
+only the inner folds and the selector's seed, seeds 0 to N-1. It prints, per seed, the mean gain
+at each candidate and the candidate the shipped rule picks. Then it prints the candidate of the
+curve averaged over the seeds, from each half of the seeds apart, to show how far that rule moves.
+
+    python -m studies.arbiter_rows --headline --out ../runs/arbiter_headline
+    python -m studies.arbiter_threshold --rows ../runs/arbiter_headline --seeds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks.common import run_main
+from boilerbench.extractors.arbiter import THRESHOLDS
+from studies.arbiter_sources import VARIANTS, Training, out_of_fold, read_rows, training
+
+
+def gain_curve(probability: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """The rows' mean gain when the alternative is taken above each candidate threshold."""
+    return np.array([np.where(probability > t, gain, 0.0).mean() for t in THRESHOLDS])
+
+
+def curve_threshold(curve: np.ndarray) -> float:
+    """The candidate of ``curve``'s largest gain, the highest on a tie: the rule of
+    :func:`~boilerbench.extractors.arbiter.best_threshold`, which takes one fit's probabilities,
+    on a curve already averaged (reshaping that function would change the code version of
+    ``arbiter.py``, which keys every fitted arbiter)."""
+    best = curve.max()
+    return max(t for t, g in zip(THRESHOLDS, curve, strict=True) if g >= best - 1e-12)
+
+
+def seed_curves(rows: Training, seeds: int) -> list[np.ndarray]:
+    """The shipped selector's out-of-fold gain curve for each seed of the inner folds."""
+    return [gain_curve(out_of_fold(VARIANTS["shipped"], rows, seed), rows[1]) for seed in range(seeds)]
+
+
+def report(rows: Training, seeds: int) -> None:
+    """The table of the module's docstring."""
+    curves = seed_curves(rows, seeds)
+    print(f"{'seed':>5} {'picked':>6}  " + " ".join(f"{t:>7}" for t in THRESHOLDS))
+    for seed, curve in enumerate(curves):
+        print(f"{seed:5d} {curve_threshold(curve):6}  " + " ".join(f"{g:+.4f}" for g in curve))
+    half = seeds // 2
+    mean = np.mean(curves, axis=0)
+    print(f"{'mean':>5} {curve_threshold(mean):6}  " + " ".join(f"{g:+.4f}" for g in mean))
+    picked = [curve_threshold(c) for c in curves]
+    print(f"the shipped rule's picks over the seeds: {sorted(picked)}")
+    print(
+        "the averaged curve's pick from seeds 0 to "
+        f"{half - 1}: {curve_threshold(np.mean(curves[:half], axis=0))}; "
+        f"from seeds {half} to {seeds - 1}: {curve_threshold(np.mean(curves[half:], axis=0))}"
+    )
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=Path, required=True, help="the folder studies.arbiter_rows --headline wrote")
+    parser.add_argument("--seeds", type=int, default=10, help="seeds of the inner folds and the selector (0 to N-1)")
+    args = parser.parse_args(argv)
+    rows = [r for r in read_rows(args.rows) if r["part"] != "test"]
+    report(training(rows, VARIANTS["shipped"]), args.seeds)
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)
