@@ -7,8 +7,10 @@ seeded with the arbiter's seed). Refitted with another seed, the headline arbite
 moved from 0.5 to 0.75 and back, and the pages sent to Readability with them. This study holds one
 fit's rows fixed (``studies.arbiter_rows --headline``: the fast arbiter's headline fit) and redraws
 only the inner folds and the selector's seed, seeds 0 to N-1. It prints, per seed, the mean gain
-at each candidate and the candidate the shipped rule picks. Then it prints the candidate of the
-curve averaged over the seeds, from each half of the seeds apart, to show how far that rule moves.
+at each candidate, the candidate the shipped rule picks, and the one a one-standard-error rule
+picks (the highest candidate within one site-clustered standard error of the best: it sends a
+page on only where the evidence for doing so clears the noise). Then it prints the candidate of
+the curve averaged over the seeds, from each half of the seeds apart, to show how far that rule moves.
 
     python -m studies.arbiter_rows --headline --out ../runs/arbiter_headline
     python -m studies.arbiter_threshold --rows ../runs/arbiter_headline --seeds 10
@@ -40,22 +42,42 @@ def curve_threshold(curve: np.ndarray) -> float:
     return max(t for t, g in zip(THRESHOLDS, curve, strict=True) if g >= best - 1e-12)
 
 
-def seed_curves(rows: Training, seeds: int) -> list[np.ndarray]:
-    """The shipped selector's out-of-fold gain curve for each seed of the inner folds."""
-    return [gain_curve(out_of_fold(VARIANTS["shipped"], rows, seed), rows[1]) for seed in range(seeds)]
+def one_se_threshold(probability: np.ndarray, gain: np.ndarray, groups: list[str]) -> float:
+    """The highest candidate whose mean gain is within one standard error of the best one's, the
+    error clustered by site group (a site's rows share its template; the ratio estimator's
+    variance of the mean of per-row gains summed per group)."""
+    curve = gain_curve(probability, gain)
+    best = int(np.argmax(curve))
+    taken = np.where(probability > THRESHOLDS[best], gain, 0.0)
+    labels, index = np.unique(groups, return_inverse=True)
+    sums, sizes = np.bincount(index, taken), np.bincount(index)
+    n, k = len(gain), len(labels)
+    error = np.sqrt(k / (k - 1) * np.sum((sums - sizes * curve[best]) ** 2)) / n if k > 1 else 0.0
+    return max(t for t, g in zip(THRESHOLDS, curve, strict=True) if g >= curve[best] - error)
+
+
+def seed_curves(rows: Training, seeds: int) -> list[tuple[np.ndarray, float]]:
+    """The shipped selector's out-of-fold gain curve for each seed of the inner folds, with the
+    one-standard-error rule's pick from the same probabilities."""
+    found = []
+    for seed in range(seeds):
+        probability = out_of_fold(VARIANTS["shipped"], rows, seed)
+        found.append((gain_curve(probability, rows[1]), one_se_threshold(probability, rows[1], rows[2])))
+    return found
 
 
 def report(rows: Training, seeds: int) -> None:
     """The table of the module's docstring."""
-    curves = seed_curves(rows, seeds)
-    print(f"{'seed':>5} {'picked':>6}  " + " ".join(f"{t:>7}" for t in THRESHOLDS))
-    for seed, curve in enumerate(curves):
-        print(f"{seed:5d} {curve_threshold(curve):6}  " + " ".join(f"{g:+.4f}" for g in curve))
+    found = seed_curves(rows, seeds)
+    curves = [curve for curve, _ in found]
+    print(f"{'seed':>5} {'picked':>6} {'one SE':>6}  " + " ".join(f"{t:>7}" for t in THRESHOLDS))
+    for seed, (curve, one_se) in enumerate(found):
+        print(f"{seed:5d} {curve_threshold(curve):6} {one_se:6}  " + " ".join(f"{g:+.4f}" for g in curve))
     half = seeds // 2
     mean = np.mean(curves, axis=0)
-    print(f"{'mean':>5} {curve_threshold(mean):6}  " + " ".join(f"{g:+.4f}" for g in mean))
-    picked = [curve_threshold(c) for c in curves]
-    print(f"the shipped rule's picks over the seeds: {sorted(picked)}")
+    print(f"{'mean':>5} {curve_threshold(mean):6} {'':6}  " + " ".join(f"{g:+.4f}" for g in mean))
+    print(f"the shipped rule's picks over the seeds: {sorted(curve_threshold(c) for c in curves)}")
+    print(f"the one-standard-error rule's picks: {sorted(one_se for _, one_se in found)}")
     print(
         "the averaged curve's pick from seeds 0 to "
         f"{half - 1}: {curve_threshold(np.mean(curves[:half], axis=0))}; "
