@@ -36,6 +36,28 @@ from boilerbench.evaluation.stats import bootstrap_intervals
 from boilerbench.extractors.arbiter import THRESHOLDS, Selector, best_threshold
 from studies.arbiter_structure import FEATURE_SETS, structure_row
 
+#: A selector's training rows: features, gains, site groups and sources.
+Training = tuple[np.ndarray, np.ndarray, list[str], np.ndarray]
+
+
+def gain_curve(probability: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """The rows' mean gain when the alternative is taken above each candidate threshold."""
+    return np.array([np.where(probability > t, gain, 0.0).mean() for t in THRESHOLDS])
+
+
+def one_se_threshold(probability: np.ndarray, gain: np.ndarray, groups: list[str]) -> float:
+    """The highest candidate whose mean gain is within one standard error of the best one's, the
+    error clustered by site group (a site's rows share its template; the ratio estimator's
+    variance of the mean of per-row gains summed per group)."""
+    curve = gain_curve(probability, gain)
+    best = int(np.argmax(curve))
+    taken = np.where(probability > THRESHOLDS[best], gain, 0.0)
+    labels, index = np.unique(groups, return_inverse=True)
+    sums, sizes = np.bincount(index, taken), np.bincount(index)
+    n, k = len(gain), len(labels)
+    error = np.sqrt(k / (k - 1) * np.sum((sums - sizes * curve[best]) ** 2)) / n if k > 1 else 0.0
+    return max(t for t, g in zip(THRESHOLDS, curve, strict=True) if g >= curve[best] - error)
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -44,8 +66,8 @@ class Setting:
     (the stack's prediction) whose pages it may send on (None: every page; it learns from those
     pages' rows only); with ``agreement``, a page's probability is the lowest of the selectors
     fitted with one training source left out each (a choice must hold without any one source);
-    with ``every_source``, the threshold is chosen among those at which no training source loses
-    (:meth:`threshold`)."""
+    with ``every_source``, the threshold is chosen among those at which no training source loses,
+    with ``one_se`` as the highest within one standard error of the best (:meth:`threshold`)."""
 
     params: dict = field(default_factory=dict)
     rounds: int = Selector.ROUNDS
@@ -53,6 +75,7 @@ class Setting:
     types: frozenset[str] | None = None
     agreement: bool = False
     every_source: bool = False
+    one_se: bool = False
 
     def may_send(self, row: dict) -> bool:
         return not row["alternative_empty"] and (self.types is None or row["page_type"] in self.types)
@@ -69,11 +92,15 @@ class Setting:
         fitted = [selector.fit(X[sources != s], gain[sources != s], seed) for s in sorted(set(sources))]
         return lambda Z: np.min([f.probability(Z) for f in fitted], axis=0)
 
-    def threshold(self, probability: np.ndarray, gain: np.ndarray, sources: np.ndarray) -> float:
-        """The arbiter's threshold (:func:`best_threshold`: the candidate of the largest mean gain of
-        the out-of-fold choices); with ``every_source``, the candidate of the largest mean gain among
-        those at which no source's rows lose on average (issue 29 allows no headline dataset a
-        loss), the highest candidate where none is."""
+    def threshold(self, probability: np.ndarray, rows: Training) -> float:
+        """The arbiter's threshold over ``rows`` (:func:`best_threshold`: the candidate of the
+        largest mean gain of the out-of-fold choices); with ``one_se``, :func:`one_se_threshold`;
+        with ``every_source``, the candidate of the largest mean gain among those at which no
+        source's rows lose on average (issue 29 allows no headline dataset a loss), the highest
+        candidate where none is."""
+        _, gain, groups, sources = rows
+        if self.one_se:
+            return one_se_threshold(probability, gain, groups)
         if not self.every_source:
             return best_threshold(probability, gain)
         chosen = [np.where(probability > t, gain, 0.0) for t in THRESHOLDS]
@@ -89,7 +116,8 @@ class Setting:
 #: half the rounds); one that reads the extractions' features only (the structure features
 #: were chosen on rows of the training sources, by site); one that may send on only the pages
 #: the stack takes for articles (Readability looks for one article); one whose choices must hold
-#: without any one training source; one whose threshold no training source loses at.
+#: without any one training source; one whose threshold no training source loses at; one whose
+#: threshold is the highest within one standard error of the best (studies.arbiter_threshold).
 VARIANTS: dict[str, Setting] = {
     "shipped": Setting(),
     "regularised": Setting({"num_leaves": 4, "min_data_in_leaf": 60}, rounds=50),
@@ -97,11 +125,8 @@ VARIANTS: dict[str, Setting] = {
     "articles only": Setting(types=frozenset({"article"})),
     "agreement without each source": Setting(agreement=True),
     "no source loses": Setting(every_source=True),
+    "one standard error": Setting(one_se=True),
 }
-
-
-#: A selector's training rows: features, gains, site groups and sources.
-Training = tuple[np.ndarray, np.ndarray, list[str], np.ndarray]
 
 
 def read_rows(folder: Path) -> list[dict]:
@@ -147,7 +172,7 @@ def held_out_gain(rows: list[dict], source: str, setting: Setting, seed: int) ->
     """Per distinct page of ``source``: its gain under the selector fitted on the other sources'
     rows, and the threshold chosen on them."""
     train = training([r for r in rows if r["source"] != source], setting)
-    cut = setting.threshold(out_of_fold(setting, train, seed), train[1], train[3])
+    cut = setting.threshold(out_of_fold(setting, train, seed), train)
     probability = setting.fit(train[0], train[1], train[3], seed)
     mine = distinct([r for r in rows if r["source"] == source])
     return chosen_gain(mine, probability(features(mine, setting)), cut, setting), cut
@@ -158,7 +183,7 @@ def in_source_gain(rows: list[dict], setting: Setting, seed: int) -> dict[str, n
     of fold by site (two folds, as the arbiter chooses its threshold), at the threshold chosen there."""
     train = training(rows, setting)
     probability = out_of_fold(setting, train, seed)
-    cut = setting.threshold(probability, train[1], train[3])
+    cut = setting.threshold(probability, train)
     kept = [r for r in rows if setting.may_send(r) for _ in range(r["count"])]
     page_probability = {(r["source"], r["id"], r["part"]): p for r, p in zip(kept, probability, strict=True)}
     by_source: dict[str, np.ndarray] = {}

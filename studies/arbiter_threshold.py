@@ -25,12 +25,7 @@ import numpy as np
 
 from benchmarks.common import run_main
 from boilerbench.extractors.arbiter import THRESHOLDS
-from studies.arbiter_sources import VARIANTS, Training, out_of_fold, read_rows, training
-
-
-def gain_curve(probability: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """The rows' mean gain when the alternative is taken above each candidate threshold."""
-    return np.array([np.where(probability > t, gain, 0.0).mean() for t in THRESHOLDS])
+from studies.arbiter_sources import VARIANTS, Training, gain_curve, one_se_threshold, out_of_fold, read_rows, training
 
 
 def curve_threshold(curve: np.ndarray) -> float:
@@ -40,20 +35,6 @@ def curve_threshold(curve: np.ndarray) -> float:
     ``arbiter.py``, which keys every fitted arbiter)."""
     best = curve.max()
     return max(t for t, g in zip(THRESHOLDS, curve, strict=True) if g >= best - 1e-12)
-
-
-def one_se_threshold(probability: np.ndarray, gain: np.ndarray, groups: list[str]) -> float:
-    """The highest candidate whose mean gain is within one standard error of the best one's, the
-    error clustered by site group (a site's rows share its template; the ratio estimator's
-    variance of the mean of per-row gains summed per group)."""
-    curve = gain_curve(probability, gain)
-    best = int(np.argmax(curve))
-    taken = np.where(probability > THRESHOLDS[best], gain, 0.0)
-    labels, index = np.unique(groups, return_inverse=True)
-    sums, sizes = np.bincount(index, taken), np.bincount(index)
-    n, k = len(gain), len(labels)
-    error = np.sqrt(k / (k - 1) * np.sum((sums - sizes * curve[best]) ** 2)) / n if k > 1 else 0.0
-    return max(t for t, g in zip(THRESHOLDS, curve, strict=True) if g >= curve[best] - error)
 
 
 def seed_curves(rows: Training, seeds: int) -> list[tuple[np.ndarray, float]]:

@@ -71,7 +71,9 @@ def test_the_no_loss_threshold_is_the_best_one_at_which_no_source_loses():
     # above 0.5 or 0.55 every row is sent: the largest pooled gain (0.7 / 6; the higher cut on the
     # tie), but b loses there (-0.1); above 0.6 to 0.7 its two losing rows stay behind (0.6 / 6,
     # b +0.3), above 0.75 its best row too (0.4 / 6)
-    assert VARIANTS["shipped"].threshold(probability, gain, sources) == 0.55
-    assert VARIANTS["no source loses"].threshold(probability, gain, sources) == 0.7
+    rows = (np.zeros((6, 1)), gain, [f"{s}{i}" for i, s in enumerate(sources)], sources)
+    assert VARIANTS["shipped"].threshold(probability, rows) == 0.55
+    assert VARIANTS["no source loses"].threshold(probability, rows) == 0.7
     # where every candidate makes a source lose, the highest candidate: the base kept nearly everywhere
-    assert VARIANTS["no source loses"].threshold(probability, -np.abs(gain), sources) == 0.8
+    losing = (rows[0], -np.abs(gain), rows[2], sources)
+    assert VARIANTS["no source loses"].threshold(probability, losing) == 0.8
