@@ -45,6 +45,16 @@ def gain_curve(probability: np.ndarray, gain: np.ndarray) -> np.ndarray:
     return np.array([np.where(probability > t, gain, 0.0).mean() for t in THRESHOLDS])
 
 
+def curve_threshold(curve: np.ndarray, allowed: np.ndarray | None = None) -> float:
+    """The candidate of ``curve``'s largest gain among the ``allowed`` ones (all by default), the
+    highest on a tie: the rule of :func:`~boilerbench.extractors.arbiter.best_threshold`, which
+    takes one fit's probabilities, on a curve already computed (reshaping that function would
+    change the code version of ``arbiter.py``, which keys every fitted arbiter)."""
+    allowed = np.ones(len(curve), bool) if allowed is None else allowed
+    best = curve[allowed].max()
+    return max(t for t, g, ok in zip(THRESHOLDS, curve, allowed, strict=True) if ok and g >= best - 1e-12)
+
+
 def one_se_threshold(probability: np.ndarray, gain: np.ndarray, groups: list[str]) -> float:
     """The highest candidate whose mean gain is within one standard error of the best one's, the
     error clustered by site group (a site's rows share its template; the ratio estimator's
@@ -103,13 +113,13 @@ class Setting:
             return one_se_threshold(probability, gain, groups)
         if not self.every_source:
             return best_threshold(probability, gain)
-        chosen = [np.where(probability > t, gain, 0.0) for t in THRESHOLDS]
-        safe = [
-            (float(c.mean()), t)
-            for t, c in zip(THRESHOLDS, chosen, strict=True)
-            if all(c[sources == s].mean() >= 0.0 for s in set(sources))
-        ]
-        return max(safe)[1] if safe else THRESHOLDS[-1]
+        safe = np.array(
+            [
+                all(np.where(probability > t, gain, 0.0)[sources == s].mean() >= 0.0 for s in set(sources))
+                for t in THRESHOLDS
+            ]
+        )
+        return curve_threshold(gain_curve(probability, gain), safe) if safe.any() else THRESHOLDS[-1]
 
 
 #: The settings compared: the shipped selector; one more regularised (fewer and larger leaves,

@@ -25,16 +25,16 @@ import numpy as np
 
 from benchmarks.common import run_main
 from boilerbench.extractors.arbiter import THRESHOLDS
-from studies.arbiter_sources import VARIANTS, Training, gain_curve, one_se_threshold, out_of_fold, read_rows, training
-
-
-def curve_threshold(curve: np.ndarray) -> float:
-    """The candidate of ``curve``'s largest gain, the highest on a tie: the rule of
-    :func:`~boilerbench.extractors.arbiter.best_threshold`, which takes one fit's probabilities,
-    on a curve already averaged (reshaping that function would change the code version of
-    ``arbiter.py``, which keys every fitted arbiter)."""
-    best = curve.max()
-    return max(t for t, g in zip(THRESHOLDS, curve, strict=True) if g >= best - 1e-12)
+from studies.arbiter_sources import (
+    VARIANTS,
+    Training,
+    curve_threshold,
+    gain_curve,
+    one_se_threshold,
+    out_of_fold,
+    read_rows,
+    training,
+)
 
 
 def seed_curves(rows: Training, seeds: int) -> list[tuple[np.ndarray, float]]:

@@ -4,8 +4,7 @@ and the pick from a curve, by hand."""
 import numpy as np
 import pytest
 
-from studies.arbiter_sources import gain_curve, one_se_threshold
-from studies.arbiter_threshold import curve_threshold
+from studies.arbiter_sources import curve_threshold, gain_curve, one_se_threshold
 
 
 def test_the_gain_curve_takes_the_alternative_above_each_candidate_only():

@@ -126,9 +126,10 @@ def other_seeds(runs: pd.DataFrame) -> dict[str, dict[tuple[int, str], pd.Series
     found.update({model: refits[refits["extractor"] == model] for model in SEEDED})
     return {
         name: {
-            (int(r["param.seed"]), r["dataset"]): r for _, r in latest_runs(model, ["param.seed", "dataset"]).iterrows()
+            (int(r["param.seed"]), r["dataset"]): r
+            for _, r in latest_runs(model_runs, ["param.seed", "dataset"]).iterrows()
         }
-        for name, model in found.items()
+        for name, model_runs in found.items()
     }
 
 
