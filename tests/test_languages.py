@@ -411,23 +411,31 @@ def test_a_stack_whose_mixture_weighs_daniel_twice_is_its_own_row():
     assert list(cv_labelled(alone)["extractor"]) == ["stack, DANIEL only", "readability"]
 
 
-def test_a_refit_with_another_seed_is_its_own_row_and_its_average_with_seed_0_is_paired_too(tmp_path):
-    # what would fail: the seed-1 refit taken for the extractor (the latest run), or the averaged
-    # row not averaging each page over the two fits
+def test_refits_with_other_seeds_are_rows_of_their_own_and_their_average_with_seed_0_is_paired_too(tmp_path):
+    # what would fail: a refit taken for the extractor (the latest run), the averaged row not
+    # averaging each page over every fit (seeds 0 and 1 only: -0.020), or a row per refit's average
     n = MIN_PAGES
     ramp = [0.5 + 0.4 * k / n for k in range(n)]
     first = _cv_run(tmp_path, "arbiter_stack", {"el": [s + 0.02 for s in ramp]})
-    folder = tmp_path / "seed1"
-    refit = scored_run(
-        folder, "language", {"el": [s - 0.06 for s in ramp]}, extractor="arbiter_stack", dataset="daniel"
-    )
-    refit |= {"param.seed": 1, "finished_at": "2026-12-07T00:00:00"}
-    runs = pd.DataFrame([first, refit, _cv_run(tmp_path, "readability", {"el": ramp})])
-    assert list(cv_labelled(runs)["extractor"]) == ["arbiter_stack", "arbiter_stack, seed 1", "readability"]
+    refits = []
+    for seed, shift in ((1, -0.06), (2, +0.07)):
+        refit = scored_run(
+            tmp_path / f"seed{seed}", "language", {"el": [s + shift for s in ramp]}, extractor="arbiter_stack", dataset="daniel"
+        )
+        refits.append(refit | {"param.seed": seed, "finished_at": f"2026-12-0{6 + seed}T00:00:00"})
+    runs = pd.DataFrame([first, *refits, _cv_run(tmp_path, "readability", {"el": ramp})])
+    assert list(cv_labelled(runs)["extractor"]) == [
+        "arbiter_stack",
+        "arbiter_stack, seed 1",
+        "arbiter_stack, seed 2",
+        "readability",
+    ]
     shown = table_languages_cv(runs).frame.set_index("extractor")
     assert shown.loc["arbiter_stack − readability, pages resampled", "daniel:el"].startswith("+0.020 [+0.020, +0.020]")
     refitted = shown.loc["arbiter_stack, seed 1 − readability, pages resampled", "daniel:el"]
     assert refitted.startswith("-0.060 [-0.060, -0.060]")
-    averaged = shown.loc["arbiter_stack, seeds 0, 1 averaged − readability, sites resampled", "daniel:el"]
-    assert averaged.startswith("-0.020 [-0.020, -0.020]")
+    assert shown.loc["arbiter_stack, seed 2 − readability, pages resampled", "daniel:el"].startswith("+0.070")
+    averaged = shown.loc["arbiter_stack, seeds 0, 1, 2 averaged − readability, sites resampled", "daniel:el"]
+    assert averaged.startswith("+0.010 [+0.010, +0.010]")  # (0.02 - 0.06 + 0.07) / 3
+    assert not any("seeds 0, 1 averaged" in row or "seeds 0, 2 averaged" in row for row in shown.index)
     assert not any(row.startswith("readability, seed") for row in shown.index)  # references have no seeds

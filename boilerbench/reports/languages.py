@@ -159,20 +159,25 @@ def cv_labelled(runs: pd.DataFrame) -> pd.DataFrame:
 
 def _seed_labels(present: set[str]) -> list[str]:
     """Each learned extractor's refits with other seeds among the labels ``present``
-    (``"arbiter_stack, seed 1"``), each followed by its average with seed 0
-    (``"arbiter_stack, seeds 0, 1 averaged"``)."""
-    labels = []
-    for name in sorted(present):
+    (``"arbiter_stack, seed 1"``, ``"arbiter_stack, seed 2"``), then its average over seed 0 and
+    them all (``"arbiter_stack, seeds 0, 1, 2 averaged"``)."""
+    refits: dict[str, list[int]] = {}
+    for name in present:
         learned, _, seed = name.rpartition(", seed ")
         if learned in CV_LEARNED:
-            labels += [name, f"{learned}, seeds 0, {seed} averaged"]
+            refits.setdefault(learned, []).append(int(seed))
+    labels = []
+    for learned, seeds in sorted(refits.items()):
+        seeds.sort()
+        labels += [f"{learned}, seed {k}" for k in seeds]
+        labels.append(f"{learned}, seeds {', '.join(map(str, [0, *seeds]))} averaged")
     return labels
 
 
 def table_languages_cv(runs: pd.DataFrame) -> Table:
     """``table_languages`` on DANIEL by site-grouped cross-validation (every page tested once, by
     a model that saw none of its site), then each learned extractor minus each reference per
-    language (and each refit with another seed, alone and averaged with seed 0), and each trained on
+    language (and each refit with another seed, alone, and all averaged with seed 0), and each trained on
     DANIEL alone minus itself trained on the mixture, paired page by page, with the interval and the
     p-value (issue 29, must-shows 2 and 3)."""
     runs = cv_labelled(runs)
@@ -188,12 +193,12 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
     ]
 
     def pages(label: str, dataset: str) -> pd.DataFrame | None:
-        """The page rows of ``label``'s run on ``dataset`` (of seeds 0 and k averaged page by page
-        for ``"…, seeds 0, k averaged"``); None where a run is missing."""
+        """The page rows of ``label``'s run on ``dataset`` (of the seeds named averaged page by page
+        for ``"…, seeds 0, 1, 2 averaged"``); None where a run is missing."""
         if label.endswith(" averaged"):
-            learned, _, seed = label.removesuffix(" averaged").rpartition(", seeds 0, ")
-            first, refit = pages(learned, dataset), pages(f"{learned}, seed {seed}", dataset)
-            return None if first is None or refit is None else seed_mean([first, refit])
+            learned, _, seeds = label.removesuffix(" averaged").rpartition(", seeds ")
+            fits = [pages(learned if k == "0" else f"{learned}, seed {k}", dataset) for k in seeds.split(", ")]
+            return None if any(f is None for f in fits) else seed_mean([f for f in fits if f is not None])
         return run_pages(by[(label, dataset)]) if (label, dataset) in by else None
 
     rows = []
@@ -215,7 +220,7 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
         'others need no training; ", DANIEL only": trained on the other folds\' DANIEL pages alone (one page type: '
         'decoded at the threshold, no page-type features); ", DANIEL ×2": the mixture with the other folds\' DANIEL '
         'pages named twice, weighing two shares; ", seed k": refitted with seed k (the mixture\'s draw and the '
-        "trees'), and \", seeds 0, k averaged\": each page's score averaged over the two fits. Last rows: paired "
+        "trees'), and \", seeds 0, 1, … averaged\": each page's score averaged over those fits. Last rows: paired "
         "differences on each language's pages "
         "with the 95 % bootstrap interval and the approximate-randomization p-value, resampling (and swapping) "
         "pages, then whole sites: pages of a site share its template, and Greek and Polish have 11 sites each, so "
