@@ -420,7 +420,11 @@ def test_refits_with_other_seeds_are_rows_of_their_own_and_their_average_with_se
     refits = []
     for seed, shift in ((1, -0.06), (2, +0.07)):
         refit = scored_run(
-            tmp_path / f"seed{seed}", "language", {"el": [s + shift for s in ramp]}, extractor="arbiter_stack", dataset="daniel"
+            tmp_path / f"seed{seed}",
+            "language",
+            {"el": [s + shift for s in ramp]},
+            extractor="arbiter_stack",
+            dataset="daniel",
         )
         refits.append(refit | {"param.seed": seed, "finished_at": f"2026-12-0{6 + seed}T00:00:00"})
     runs = pd.DataFrame([first, *refits, _cv_run(tmp_path, "readability", {"el": ramp})])
