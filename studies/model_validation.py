@@ -14,6 +14,9 @@ figures flatter every model alike; they rank models, they are not test figures.
 
     BOILERBENCH_DATA=../shared/datasets python -m studies.model_validation \\
         arbiter="+headline=arbiter" arbiter_stack="+headline=arbiter_stack"
+
+``--vote NAME=A,B,C`` adds the blocks that most of the models A, B and C keep (the same model fitted
+with three seeds: ``studies.seed_vote``).
 """
 
 from __future__ import annotations
@@ -66,11 +69,22 @@ def headline_model(overrides: list[str]) -> Extractor:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("models", nargs="+", help='NAME="OVERRIDES": a model as python run.py OVERRIDES fits it')
+    parser.add_argument(
+        "--vote",
+        action="append",
+        default=[],
+        help="NAME=A,B,C: also the blocks that most of the models A, B and C keep (an odd number of them)",
+    )
     args = parser.parse_args(argv)
     pairs = [m.split("=", 1) for m in args.models]
     if len(pairs) < 2 or any(len(p) != 2 or not p[1].strip() for p in pairs):
         raise ConfigError('give two models or more, each as NAME="OVERRIDES"')
-    print_comparison(validation_scores({name: headline_model(shlex.split(overrides)) for name, overrides in pairs}))
+    votes = {name: voters.split(",") for name, _, voters in (v.partition("=") for v in args.vote)}
+    named = {name for name, _ in pairs}
+    if any(len(v) < 3 or len(v) % 2 == 0 or not set(v) <= named for v in votes.values()):
+        raise ConfigError("give each vote as NAME=A,B,C: an odd number of the models named, three or more")
+    models = {name: headline_model(shlex.split(overrides)) for name, overrides in pairs}
+    print_comparison(validation_scores(models, votes))
     return 0
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -30,13 +30,16 @@ from omegaconf import DictConfig
 from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
 from boilerbench.configs import CONF_DIR, make_extractor
+from boilerbench.datasets.align import align_labels
+from boilerbench.datasets.page import Page
 from boilerbench.errors import ConfigError
 from boilerbench.evaluation.stats import paired_bootstrap
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.protocols import train_on_config
 from boilerbench.experiments.runner import build
-from boilerbench.extractors.base import Extractor
+from boilerbench.extractors.base import Extraction, Extractor
 from boilerbench.extractors.stack.model import STATE_FILE, Stack
+from studies.seed_vote import vote_text
 
 
 def load_stack(directory: Path):
@@ -89,19 +92,35 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def validation_scores(models: dict[str, Extractor]) -> dict[str, dict[str, list[float]]]:
+def validation_scores(
+    models: dict[str, Extractor], votes: Mapping[str, Sequence[str]] | None = None
+) -> dict[str, dict[str, list[float]]]:
     """Each model's token F1 on every validation page of the mixture's datasets, on all of them
-    and by row of :func:`groups_of` (row -> model -> one score per page)."""
+    and by row of :func:`groups_of` (row -> model -> one score per page); and each of ``votes``'s
+    (name -> an odd number of the models), the blocks that most of its models keep
+    (:func:`studies.seed_vote.vote_text`)."""
     scores: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for dataset, node in mixture_datasets().items():
         pages = [p for p in build(node).load().validation if not p.load_error]
         for page in pages:
-            for name, model in models.items():
-                f1 = token_prf(model.extract(page).text, page.gold_text, page.tokenizer).f1
+            extractions = {name: model.extract(page) for name, model in models.items()}
+            texts = {name: e.text for name, e in extractions.items()}
+            for name, voters in (votes or {}).items():
+                labels = [block_labels(page, extractions[v]) for v in voters]
+                texts[name] = vote_text([texts[v] for v in voters], labels, page)
+            for name, text in texts.items():
+                f1 = token_prf(text, page.gold_text, page.tokenizer).f1
                 for key in ("all", *groups_of(dataset, page)):
                     scores[key][name].append(f1)
             page.release()
     return scores
+
+
+def block_labels(page: Page, extraction: Extraction) -> np.ndarray:
+    """An extraction's labels of the page's blocks: its own, or its text aligned onto them."""
+    if extraction.labels is not None and len(extraction.labels) == len(page.blocks):
+        return np.asarray(extraction.labels, dtype=np.int8)
+    return align_labels(page.blocks, extraction.text)
 
 
 def print_comparison(scores: dict[str, dict[str, list[float]]]) -> None:

@@ -31,3 +31,15 @@ def test_the_table_gives_each_models_mean_and_its_paired_difference_from_the_fir
 def test_the_model_study_needs_two_models_each_with_its_overrides(argv):
     with pytest.raises(ConfigError, match='NAME="OVERRIDES"'):
         main(argv)
+
+
+@pytest.mark.parametrize(
+    "vote",
+    ["v=a,b", "v=a,b,c,d", "v=a,b,z", "v=a"],  # even, even, a model not named, too few
+)
+def test_a_vote_needs_an_odd_number_of_the_models_named_three_or_more(vote):
+    # what would fail: a tie-prone vote of two or four fits, or a vote of a model never fitted, let through
+    # (checked before any model is fitted: the overrides below would take minutes to fit)
+    argv = ["a=+headline=arbiter", "b=+headline=arbiter seed=1", "c=+headline=arbiter seed=2", "--vote", vote]
+    with pytest.raises(ConfigError, match="NAME=A,B,C"):
+        main(argv)

@@ -58,7 +58,7 @@ class PageView:
         return [str(row.get("error") or "") for row in self.rows]
 
 
-def _dataset_pages(run: Run) -> dict[str, Page]:
+def dataset_pages(run: Run) -> dict[str, Page]:
     """Every page of the run's dataset split (training, validation and test), by id."""
     config = dict(run.summary.get("config", {}).get("dataset") or {})
     if "_target_" not in config:
@@ -75,7 +75,7 @@ def _dataset_pages(run: Run) -> dict[str, Page]:
     return {p.id: p for p in (*split.train, *split.validation, *split.test)}
 
 
-def _labels(record: dict, page: Page, row: dict, run: Run, notes: list[str]) -> np.ndarray | None:
+def run_labels(record: dict, page: Page, row: dict, run: Run, notes: list[str]) -> np.ndarray | None:
     """The predicted labels the run scored: saved in ``predictions.jsonl``, or (older runs)
     the aligner's labels of the extracted text."""
     if str(row.get("n_blocks", "")) == "":
@@ -115,7 +115,7 @@ def load_pages(runs: list[Run]) -> list[PageView]:
         raise RunFileError(f"the runs were made on different datasets (or splits): {listed}")
     frames = align([r.pages for r in runs], [str(r.path) for r in runs])
     predictions = [{str(p["page_id"]): p for p in run.predictions()} for run in runs]
-    dataset = _dataset_pages(runs[0])
+    dataset = dataset_pages(runs[0])
     views = []
     for i, page_id in enumerate(frames[0]["page_id"]):
         rows = [f.iloc[i].to_dict() for f in frames]
@@ -130,7 +130,7 @@ def load_pages(runs: list[Run]) -> list[PageView]:
         view = PageView(page_id, page.url or "", rows, texts, page.gold_text)
         view.source_html, view.empty_gold = page.html, not page.gold_text.strip()
         view.labels = [
-            _labels(record, page, row, run, view.notes) for record, row, run in zip(records, rows, runs, strict=True)
+            run_labels(record, page, row, run, view.notes) for record, row, run in zip(records, rows, runs, strict=True)
         ]
         if any(label is not None for label in view.labels):
             view.block_texts, view.block_paths = list(page.blocks.texts), list(page.blocks.paths)
