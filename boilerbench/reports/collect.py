@@ -332,6 +332,12 @@ def pages(run_dir: str | Path, run_key: str | None = None) -> pd.DataFrame:
     return read_pages(archived / "pages.csv")
 
 
+def run_seeds(runs: pd.DataFrame) -> pd.Series:
+    """Each run's seed (``param.seed``), 0 where its config left the default."""
+    seeds = runs["param.seed"] if "param.seed" in runs.columns else pd.Series(0, index=runs.index)
+    return seeds.fillna(0).astype(int)
+
+
 def run_pages(run: pd.Series) -> pd.DataFrame:
     """The page rows of a store row (:func:`pages` of its ``run_dir``, held to its ``run_key``
     where the row has one), as many as its ``n_pages`` says (a truncated file is missing)."""

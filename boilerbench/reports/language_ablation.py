@@ -30,7 +30,7 @@ import pandas as pd
 
 from boilerbench.evaluation.aggregates import point_value
 from boilerbench.reports.ablation import ablation_rows, difference_cell, read_settings, runs_where, shipped_runs
-from boilerbench.reports.collect import run_pages
+from boilerbench.reports.collect import run_pages, run_seeds
 from boilerbench.reports.datasets import DATASETS, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.headline import paired_cell
@@ -111,16 +111,16 @@ SEEDED = ("arbiter", "arbiter_stack")
 
 def first_seed(runs: pd.DataFrame) -> pd.DataFrame:
     """The runs fitted with seed 0 (the default), not the refits of :func:`other_seeds`."""
-    return runs[runs["param.seed"].fillna(0) == 0] if "param.seed" in runs.columns else runs
+    return runs[run_seeds(runs) == 0]
 
 
 def other_seeds(runs: pd.DataFrame) -> dict[str, dict[tuple[int, str], pd.Series]]:
     """The runs of the two arbiters and of the English stack fitted with a seed other than 0
     (``experiment=table_multilingual_cost_seeds``, ``..._seeds_arbiter_stack``, ``..._seeds_english``),
     by (seed, dataset)."""
-    if "param.seed" not in runs.columns:
+    refits = runs[(runs["report"] == "table_multilingual_cost") & (run_seeds(runs) != 0)]
+    if refits.empty:
         return {}
-    refits = runs[(runs["report"] == "table_multilingual_cost") & (runs["param.seed"].fillna(0) != 0)]
     stacks = read_settings(refits[refits["extractor"] == "stack"], SETTINGS)
     found = {ENGLISH_STACK: runs_where(stacks, is_english_stack)}
     found.update({model: refits[refits["extractor"] == model] for model in SEEDED})

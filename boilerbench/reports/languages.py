@@ -22,7 +22,7 @@ from itertools import product
 import pandas as pd
 
 from boilerbench.reports.ablation import difference_cell, paired_subset, subset_difference
-from boilerbench.reports.collect import run_pages
+from boilerbench.reports.collect import run_pages, run_seeds
 from boilerbench.reports.datasets import SNIPPET_ONLY, latest_runs
 from boilerbench.reports.figures import MissingRuns
 from boilerbench.reports.published import PUBLISHED
@@ -152,7 +152,7 @@ def cv_labelled(runs: pd.DataFrame) -> pd.DataFrame:
     mixture named by its :data:`VARIANTS` label, and each refitted with another seed by the seed,
     a row of its own beside the same extractor trained on the mixture with seed 0."""
     trained = runs.get("cv.train_on", pd.Series("", index=runs.index)).fillna("").astype(str)
-    seeds = runs.get("param.seed", pd.Series(0, index=runs.index)).fillna(0).astype(int)
+    seeds = run_seeds(runs)
     names = [_variant(e, t, k) for e, t, k in zip(runs["extractor"], trained, seeds, strict=True)]
     return runs.assign(extractor=names)
 
