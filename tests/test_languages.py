@@ -443,3 +443,15 @@ def test_refits_with_other_seeds_are_rows_of_their_own_and_their_average_with_se
     assert averaged.startswith("+0.010 [+0.010, +0.010]")  # (0.02 - 0.06 + 0.07) / 3
     assert not any("seeds 0, 1 averaged" in row or "seeds 0, 2 averaged" in row for row in shown.index)
     assert not any(row.startswith("readability, seed") for row in shown.index)  # references have no seeds
+
+
+def test_table_languages_gives_a_refit_with_another_seed_a_row_of_its_own(tmp_path):
+    # what would fail: the seed-1 refit, the latest run, taken for the extractor's row
+    n = MIN_PAGES
+    first = _cv_run(tmp_path, "arbiter_stack", {"el": [0.9] * n})
+    refit = scored_run(tmp_path / "seed1", "language", {"el": [0.7] * n}, extractor="arbiter_stack", dataset="daniel")
+    refit |= {"param.seed": 1, "finished_at": "2026-12-07T00:00:00"}
+    runs = pd.DataFrame([first, refit]).assign(report="table_languages")
+    shown = table_languages(runs).frame.set_index("extractor")
+    assert shown.loc["arbiter_stack", "daniel:el"].startswith("0.900")
+    assert shown.loc["arbiter_stack, seed 1", "daniel:el"].startswith("0.700")

@@ -96,15 +96,16 @@ def _pages_note(frame: pd.DataFrame, names: list[str]) -> str:
 
 def table_languages(runs: pd.DataFrame) -> Table:
     """Rows: extractors (by their mean over the columns); columns: token F1 per dataset and
-    language with ``±`` half the width of the 95 % interval."""
-    frame, shown, names = _per_language(runs, "table_languages")
+    language with ``±`` half the width of the 95 % interval; a learned extractor refitted with
+    another seed is a row of its own (:func:`cv_labelled`)."""
+    frame, shown, names = _per_language(cv_labelled(runs), "table_languages")
     note = (
         "Token F1 (mean over the language's pages; snippet F1 on "
         f"{', '.join(SNIPPET_ONLY)}, which has snippet gold only) ± half the width of its page-level bootstrap "
         "95 % interval; "
         f"columns: dataset:language with {MIN_PAGES}+ pages (pages: {_pages_note(frame, names)}); mean: over the "
-        "columns (– where a run or language is missing). Language: the dataset's label, else identified from the "
-        "gold text."
+        'columns (– where a run or language is missing); ", seed k": refitted with seed k (the mixture\'s draw and '
+        "the trees'). Language: the dataset's label, else identified from the gold text."
     )
     return Table("table_languages", "Token F1 per language", shown, note, numbers=frame)
 
