@@ -9,7 +9,8 @@ and may score above that average, as a bag of trees does. This reads the block l
 runs of the same extractor with different seeds stored (``predictions.jsonl``), keeps each block
 where more than half of the runs keep it, scores the vote's text as the runner scores (token F1),
 and sets it against each run, their page-by-page mean, and the page-by-page mean of other runs
-(``--against``: the English stack's runs with the same seeds), paired, per language where the
+(``--against``: the English stack's runs with the same seeds; from the run archive where their
+folders are gone), paired, per language where the
 pages have one (the sites resampled for DANIEL). Test pages: a diagnosis of what such a vote would
 score, chosen on nothing.
 
@@ -32,7 +33,10 @@ from boilerbench.errors import ConfigError
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.results import Run
 from boilerbench.extractors.base import Extraction
+from boilerbench.reports.__main__ import STORE
 from boilerbench.reports.ablation import difference_cell, subset_difference
+from boilerbench.reports.collect import pages as run_page_rows
+from boilerbench.reports.collect import read_runs, run_pages
 from boilerbench.reports.inspect.load import dataset_pages, run_labels
 from boilerbench.reports.languages import daniel_site
 from boilerbench.reports.significance import align, compare_pair, seed_mean
@@ -85,6 +89,14 @@ def vote_rows(runs: Sequence[Run]) -> tuple[pd.DataFrame, int]:
     return rows, unlabelled
 
 
+def stored_pages(run_dir: str, store: str = STORE) -> pd.DataFrame:
+    """A run's page rows: from its folder, else from the run archive by the results store's row
+    of that folder (its run key), as the reports read them."""
+    runs = read_runs(store)
+    row = runs[runs["run_dir"].astype(str) == run_dir]
+    return run_pages(row.iloc[-1]) if len(row) else run_page_rows(run_dir)
+
+
 def differences(ours: pd.DataFrame, theirs: pd.DataFrame, site: Callable[[str], str] | None) -> dict[str, str]:
     """``ours`` minus ``theirs`` in token F1, paired: over all pages, then per language and per page
     type where the rows have more than one (resampling the sites ``site`` gives, where given)."""
@@ -129,7 +141,7 @@ def main(argv: list[str]) -> int:
     for run, fit in zip(runs, fits, strict=True):
         rows[f"vote − {run.path.parent.name}/{run.path.name}"] = differences(vote, fit, site)
     if args.against:
-        against = seed_mean([Run(Path(r)).pages for r in args.against.split(",") if r])
+        against = seed_mean([stored_pages(r) for r in args.against.split(",") if r])
         rows["vote − the against runs' mean"] = differences(vote, against, site)
         rows["the runs' mean − the against runs' mean"] = differences(seed_mean(fits), against, site)
     print_table(rows)
