@@ -151,7 +151,8 @@ def _variant(extractor: str, train_on: str, seed: int) -> str:
 def cv_labelled(runs: pd.DataFrame) -> pd.DataFrame:
     """``runs`` with each learned extractor whose folds trained on other data than the shipped
     mixture named by its :data:`VARIANTS` label, and each refitted with another seed by the seed,
-    a row of its own beside the same extractor trained on the mixture with seed 0."""
+    a row of its own beside the same extractor trained on the mixture with seed 0 (runs without
+    folds, as ``table_languages``' are, keep their name unless refitted)."""
     trained = runs.get("cv.train_on", pd.Series("", index=runs.index)).fillna("").astype(str)
     seeds = run_seeds(runs)
     names = [_variant(e, t, k) for e, t, k in zip(runs["extractor"], trained, seeds, strict=True)]
