@@ -40,6 +40,7 @@ from boilerbench.reports.collect import read_runs, run_pages
 from boilerbench.reports.inspect.load import dataset_pages, run_labels
 from boilerbench.reports.languages import daniel_site
 from boilerbench.reports.significance import align, compare_pair, seed_mean
+from boilerbench.reports.tables import Table
 
 #: The fewest pages of a language or page type given a difference of its own.
 MIN_GROUP = 20
@@ -89,11 +90,10 @@ def vote_rows(runs: Sequence[Run]) -> tuple[pd.DataFrame, int]:
     return rows, unlabelled
 
 
-def stored_pages(run_dir: str, store: str = STORE) -> pd.DataFrame:
+def stored_pages(run_dir: str, store: pd.DataFrame) -> pd.DataFrame:
     """A run's page rows: from its folder, else from the run archive by the results store's row
     of that folder (its run key), as the reports read them."""
-    runs = read_runs(store)
-    row = runs[runs["run_dir"].astype(str) == run_dir]
+    row = store[store["run_dir"].astype(str) == run_dir]
     return run_pages(row.iloc[-1]) if len(row) else run_page_rows(run_dir)
 
 
@@ -110,15 +110,6 @@ def differences(ours: pd.DataFrame, theirs: pd.DataFrame, site: Callable[[str], 
         if len(groups) > 1:
             cells |= {v: difference_cell(subset_difference(a, b, column, v, site)) for v in groups}
     return cells
-
-
-def print_table(rows: dict[str, dict[str, str]]) -> None:
-    """A Markdown table: one row per comparison, one column per group of pages."""
-    columns = list(dict.fromkeys(c for cells in rows.values() for c in cells))
-    print("| | " + " | ".join(columns) + " |")
-    print("|---" * (len(columns) + 1) + "|")
-    for name, cells in rows.items():
-        print(f"| {name} | " + " | ".join(cells.get(c, "–") for c in columns) + " |")
 
 
 def main(argv: list[str]) -> int:
@@ -141,10 +132,13 @@ def main(argv: list[str]) -> int:
     for run, fit in zip(runs, fits, strict=True):
         rows[f"vote − {run.path.parent.name}/{run.path.name}"] = differences(vote, fit, site)
     if args.against:
-        against = seed_mean([stored_pages(r) for r in args.against.split(",") if r])
+        store = read_runs(STORE)
+        against = seed_mean([stored_pages(r, store) for r in args.against.split(",") if r])
         rows["vote − the against runs' mean"] = differences(vote, against, site)
         rows["the runs' mean − the against runs' mean"] = differences(seed_mean(fits), against, site)
-    print_table(rows)
+    frame = pd.DataFrame.from_dict(rows, orient="index").fillna("–").rename_axis("").reset_index()
+    note = "Token F1 differences, paired: the 95 % bootstrap interval and the approximate-randomization p-value."
+    print(Table("seed_vote", "The seed fits' majority vote", frame, note).markdown())
     return 0
 
 
