@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 from lxml import etree
-from omegaconf import OmegaConf
+from omegaconf import DictConfig, OmegaConf
 
 from boilerbench.conf import CONF_DIR
 from boilerbench.datasets.align import align_labels
@@ -51,7 +51,8 @@ HEADLINE_WORDS = (4, 9)
 
 def prose_lines(pages: Sequence[Page]) -> list[str]:
     """The lines of the pages' gold texts with at least ``SUMMARY_WORDS[0]`` words: paragraphs."""
-    return [line.strip() for page in pages for line in page.gold_text.splitlines() if len(line.split()) >= SUMMARY_WORDS[0]]
+    lines = (line.strip() for page in pages for line in page.gold_text.splitlines())
+    return [line for line in lines if len(line.split()) >= SUMMARY_WORDS[0]]
 
 
 def teaser_rail(lines: Sequence[str], count: int, rng: np.random.Generator) -> etree._Element:
@@ -84,7 +85,8 @@ def with_rail(page: Page, lines: Sequence[str], count: int, rng: np.random.Gener
         container = owner
     container.addnext(teaser_rail(lines, count, rng))
     html = etree.tostring(blocks.root, encoding="unicode", method="html")
-    meta = {**page.meta, "group": f"{page.source}:{page.meta.get('group') or page.id}", "derived_from": f"{page.source}/{page.id}"}
+    group = f"{page.source}:{page.meta.get('group') or page.id}"
+    meta = {**page.meta, "group": group, "derived_from": f"{page.source}/{page.id}"}
     return replace(page, id=f"{page.source}/{page.id}", html=html, meta=meta, source=NAME, page_type="article")
 
 
@@ -98,6 +100,7 @@ def source_dataset(entry: str, data_dir: str | Path) -> Dataset:
     if name == NAME or not path.is_file():
         raise ConfigError(f"dataset.sources: {name!r} is no dataset config a teaser rail can be built from")
     node = OmegaConf.load(path)
+    assert isinstance(node, DictConfig)
     node.data_dir = str(data_dir)
     if split:
         node.split = split
