@@ -78,13 +78,24 @@ def test_derive_takes_articles_only_and_never_a_pages_own_lines():
         for i, page_type in enumerate(["article", None, "forum", "article"])
     ]
     derived = TeaserRails(per_source=5, items=(2, 2)).derive(pages, np.random.default_rng(1))
-    assert [p.id for p in derived] == ["src/0", "src/1", "src/3"]
+    tag = TeaserRails(per_source=5, items=(2, 2)).tag
+    assert [p.id for p in derived] == [f"src/0#{tag}", f"src/1#{tag}", f"src/3#{tag}"]
     for page in derived:
-        own = f"own{page.id.split('/')[1]}w"
+        own = f"own{page.id.split('/')[1].split('#')[0]}w"
         rail = lxml_html.fromstring(page.html).get_element_by_id("main").getnext()
         assert len(rail) == 2 and own not in rail.text_content()
     again = TeaserRails(per_source=5, items=(2, 2)).derive(pages, np.random.default_rng(1))
     assert [p.html for p in again] == [p.html for p in derived]
+
+
+def test_the_settings_change_the_ids_that_key_a_model():
+    tags = {
+        TeaserRails().tag,
+        TeaserRails(items=(2, 5)).tag,
+        TeaserRails(seed=1).tag,
+        TeaserRails(sources=["wcxb"]).tag,
+    }
+    assert len(tags) == 4 and TeaserRails().tag == TeaserRails().tag
 
 
 def test_per_source_caps_the_pages_drawn():
@@ -113,4 +124,5 @@ def test_on_the_real_data_no_page_is_derived_from_a_test_page(data_root):
     assert derived.test == [] and len(derived.train) == 50 and 0 < len(derived.validation) <= 50
     training = {p.id for p in (*wcxb.train, *wcxb.validation) if p.page_type == "article"}
     assert {p.meta["derived_from"].split("/", 1)[1] for p in (*derived.train, *derived.validation)} <= training
+    assert all(p.id.endswith(f"#{TeaserRails(sources=['wcxb'], per_source=50).tag}") for p in derived.train)
     assert all(p.gold_labels.sum() > 0 for p in derived.train[:10])

@@ -21,6 +21,7 @@ it is for ``train_on``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +30,7 @@ import numpy as np
 from lxml import etree
 from omegaconf import DictConfig, OmegaConf
 
+from boilerbench.cache import code_version, content_key
 from boilerbench.conf import CONF_DIR
 from boilerbench.datasets.align import align_labels
 from boilerbench.datasets.base import Dataset, Split
@@ -71,10 +73,10 @@ def teaser_rail(lines: Sequence[str], count: int, rng: np.random.Generator) -> e
     return rail
 
 
-def with_rail(page: Page, lines: Sequence[str], count: int, rng: np.random.Generator) -> Page | None:
+def with_rail(page: Page, lines: Sequence[str], count: int, rng: np.random.Generator, tag: str = "") -> Page | None:
     """``page`` with a :func:`teaser_rail` added right after the element that holds the parent of
     its last gold block (the article's container), its gold unchanged; None where no block of the
-    page is gold."""
+    page is gold. Its id is ``SOURCE/ID``, then ``#tag`` where given."""
     blocks = segment(page.html, language=page.tokenizer)
     gold = np.flatnonzero(align_labels(blocks, page.gold_text))
     if not gold.size or blocks.root is None:
@@ -87,7 +89,8 @@ def with_rail(page: Page, lines: Sequence[str], count: int, rng: np.random.Gener
     html = etree.tostring(blocks.root, encoding="unicode", method="html")
     group = f"{page.source}:{page.meta.get('group') or page.id}"
     meta = {**page.meta, "group": group, "derived_from": f"{page.source}/{page.id}"}
-    return replace(page, id=f"{page.source}/{page.id}", html=html, meta=meta, source=NAME, page_type="article")
+    page_id = f"{page.source}/{page.id}" + (f"#{tag}" if tag else "")
+    return replace(page, id=page_id, html=html, meta=meta, source=NAME, page_type="article")
 
 
 def source_dataset(entry: str, data_dir: str | Path) -> Dataset:
@@ -144,10 +147,19 @@ class TeaserRails(Dataset):
         for i in chosen:
             others = [line for owner, line in lines if owner != i]
             count = int(rng.integers(self.items[0], self.items[1] + 1))
-            page = with_rail(articles[i], others, count, rng) if others else None
+            page = with_rail(articles[i], others, count, rng, self.tag) if others else None
             if page is not None:
                 derived.append(page)
         return derived
+
+    @property
+    def tag(self) -> str:
+        """A digest of what makes the derived pages (this module's code and what it imports, the
+        settings) in each page's id: a fitted model is keyed by its pages' ids
+        (:func:`~boilerbench.experiments.model_cache.model_key`), so a model fitted on other
+        derived pages is never taken for one fitted on these."""
+        settings = json.dumps([self.sources, self.per_source, list(self.items), self.seed])
+        return content_key(code_version(__name__), settings)[:8]
 
     def locate(self) -> Path:
         """The data folder: the sources find their own folders in it (or under ``BOILERBENCH_DATA``)."""
