@@ -71,9 +71,11 @@ def test_the_experiment_list_is_what_the_artefacts_need():
         "table_languages_arbiter_stack_seeds", "table_languages_cv",
         "table_languages_cv_arbiter_stack", "table_languages_cv_arbiter_stack_seeds", "table_languages_cv_indomain",
         "table_languages_cv_stack",
-        "table_languages_cv_weights", "table_languages_stack", "table_multilingual_cost",
+        "table_languages_cv_teaser_rails", "table_languages_cv_weights", "table_languages_stack",
+        "table_languages_teaser_rails", "table_multilingual_cost",
         "table_multilingual_cost_seeds", "table_multilingual_cost_seeds_arbiter_stack",
-        "table_multilingual_cost_seeds_english", "table_page_type_ablation", "table_training_weights",
+        "table_multilingual_cost_seeds_english", "table_multilingual_cost_teaser_rails", "table_page_type_ablation",
+        "table_training_weights",
     ]  # fmt: skip
 
 

@@ -215,6 +215,32 @@ def test_each_arbiters_refits_with_other_seeds_are_set_against_the_english_stack
     assert frame.loc["dragnet", "arbiter − stack (English), seeds 0, 1 averaged"] == "–"
 
 
+def test_the_arbiter_trained_with_teaser_rails_is_a_column_of_its_own(tmp_path):
+    # what would fail: the teaser-rail run (the latest) taken for arbiter_stack's, or its seed-1 refit
+    # averaged in with arbiter_stack's seeds
+    cost = "table_multilingual_cost"
+    english = {"extractor": "stack", "trained_on": ENGLISH, "param.text_rules": "web2text"}
+    english |= {"param.members": _members("English")}
+    rails = {"extractor": "arbiter_stack", "trained_on": MULTI.replace(")", ",teaser_rails)")}
+    runs = pd.DataFrame(
+        [
+            _headline_run(tmp_path, "english", "cleaneval", "table_language_ablation", 0.0, **english),
+            _headline_run(tmp_path, "arbiter_stack", "cleaneval", cost, 0.004, extractor="arbiter_stack"),
+            _headline_run(tmp_path, "rails", "cleaneval", cost, 0.01, **rails, finished_at="2026-12-08"),
+            {
+                **_headline_run(tmp_path, "english1", "cleaneval", cost, 0.0, **english),
+                "param.seed": 1,
+            },
+            {**_headline_run(tmp_path, "rails1", "cleaneval", cost, 0.5, **rails), "param.seed": 1},
+        ]
+    )
+    row = table_multilingual_cost(runs).frame.iloc[0]
+    assert row["arbiter_stack − stack (English)"].startswith("+0.004 [+0.004, +0.004], p ")
+    assert row["arbiter_stack, teaser rails − stack (English)"].startswith("+0.010 [+0.010, +0.010], p ")
+    assert row["arbiter_stack, teaser rails − arbiter_stack"].startswith("+0.006 [+0.006, +0.006], p ")
+    assert "arbiter_stack − stack (English), seed 1" not in row.index  # the rails refit is no arbiter_stack seed
+
+
 def test_without_the_english_stack_the_multilingual_cost_is_missing(tmp_path):
     runs = pd.DataFrame(
         [

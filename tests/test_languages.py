@@ -32,6 +32,7 @@ from boilerbench.reports.languages import (
     table_languages,
     table_languages_cv,
     table_languages_cv_sites,
+    training_entries,
 )
 from boilerbench.reports.significance import cluster_rows
 
@@ -455,3 +456,43 @@ def test_table_languages_gives_a_refit_with_another_seed_a_row_of_its_own(tmp_pa
     shown = table_languages(runs).frame.set_index("extractor")
     assert shown.loc["arbiter_stack", "daniel:el"].startswith("0.900")
     assert shown.loc["arbiter_stack, seed 1", "daniel:el"].startswith("0.700")
+
+
+def test_runs_trained_with_teaser_rails_are_rows_of_their_own_set_against_the_references(tmp_path):
+    # what would fail: the teaser-rail run (the latest) taken for arbiter_stack's row, or it set
+    # against arbiter_stack only and not against the references
+    n = MIN_PAGES
+    ramp = [0.5 + 0.4 * k / n for k in range(n)]
+    first = _cv_run(tmp_path, "arbiter_stack", {"el": ramp}) | {"cv.train_on": "cleaneval,daniel:all"}
+    rails = scored_run(tmp_path / "rails", "language", {"el": [s + 0.03 for s in ramp]}, extractor="arbiter_stack")
+    rails |= {"dataset": "daniel", "cv.train_on": "cleaneval,daniel:all,teaser_rails", "finished_at": "2026-12-08"}
+    runs = pd.DataFrame([first, rails, _cv_run(tmp_path, "readability", {"el": [s + 0.01 for s in ramp]})])
+    assert list(cv_labelled(runs)["extractor"]) == ["arbiter_stack", "arbiter_stack, teaser rails", "readability"]
+    shown = table_languages_cv(runs).frame.set_index("extractor")
+    assert shown.loc["arbiter_stack − readability, pages resampled", "daniel:el"].startswith("-0.010 [-0.010, -0.010]")
+    rails_row = "arbiter_stack, teaser rails − readability, sites resampled"
+    assert shown.loc[rails_row, "daniel:el"].startswith("+0.020 [+0.020, +0.020]")
+    own = "arbiter_stack, teaser rails − arbiter_stack, pages resampled"
+    assert shown.loc[own, "daniel:el"].startswith("+0.030 [+0.030, +0.030]")
+
+
+def test_a_run_without_folds_is_labelled_by_its_mixtures_entries():
+    # what would fail: table_languages' runs (no cv.train_on) read as trained on the shipped mixture
+    assert training_entries("", "mix(cleaneval,daniel,teaser_rails)/balanced_languages") == [
+        "cleaneval",
+        "daniel",
+        "teaser_rails",
+    ]
+    assert training_entries("daniel:all", "mix(cleaneval)/balanced") == ["daniel:all"]
+    assert training_entries("", "wcxb") == []
+    runs = pd.DataFrame(
+        {
+            "extractor": ["arbiter_stack", "arbiter_stack", "stack"],
+            "trained_on": [
+                "mix(cleaneval,daniel,magic_html)/balanced_languages",
+                "mix(cleaneval,daniel,magic_html,teaser_rails)/balanced_languages",
+                "mix(daniel)/balanced",
+            ],
+        }
+    )
+    assert list(cv_labelled(runs)["extractor"]) == ["arbiter_stack", "arbiter_stack, teaser rails", "stack"]

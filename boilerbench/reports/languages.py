@@ -105,7 +105,8 @@ def table_languages(runs: pd.DataFrame) -> Table:
         "95 % interval; "
         f"columns: dataset:language with {MIN_PAGES}+ pages (pages: {_pages_note(frame, names)}); mean: over the "
         'columns (– where a run or language is missing); ", seed k": refitted with seed k (the mixture\'s draw and '
-        "the trees'). Language: the dataset's label, else identified from the gold text."
+        'the trees\'); ", teaser rails": trained on the mixture with the derived teaser-rail pages (dataset '
+        "teaser_rails). Language: the dataset's label, else identified from the gold text."
     )
     return Table("table_languages", "Token F1 per language", shown, note, numbers=frame)
 
@@ -135,27 +136,45 @@ def language_difference(
 VARIANTS: dict[str, Callable[[list[str]], bool]] = {
     "{}, DANIEL only": lambda entries: entries == ["daniel:all"],
     "{}, DANIEL ×2": lambda entries: entries.count("daniel:all") == 2,
+    "{}, teaser rails": lambda entries: "teaser_rails" in entries,
 }
+#: The variants that are candidates for the shipped mixture, so also set against the references.
+CANDIDATES = ("{}, teaser rails",)
 
 
-def _variant(extractor: str, train_on: str, seed: int) -> str:
-    """The label of a run of ``extractor`` whose folds trained on ``train_on`` (comma-separated)
-    with ``seed``: a learned extractor refitted with a seed other than 0 is labelled with it."""
+def text_column(runs: pd.DataFrame, name: str) -> pd.Series:
+    """A text column of the runs, "" where a run has no value or the runs lack the column."""
+    values = runs[name] if name in runs.columns else pd.Series("", index=runs.index)
+    return values.astype(object).where(values.notna(), "").astype(str)
+
+
+def training_entries(cv_train_on: str, trained_on: str) -> list[str]:
+    """A run's ``train_on`` entries: its folds' (``cv.train_on``), else its mixture's (the names in
+    ``trained_on``'s ``mix(...)``); none for a run not trained on a mixture."""
+    if cv_train_on:
+        return [e for e in cv_train_on.split(",") if e]
+    match = re.match(r"mix\(([^)]*)\)", trained_on)
+    return [e for e in match.group(1).split(",") if e] if match else []
+
+
+def _variant(extractor: str, entries: list[str], seed: int) -> str:
+    """The label of a run of ``extractor`` trained on ``entries`` (:func:`training_entries`) with
+    ``seed``: a learned extractor refitted with a seed other than 0 is labelled with it."""
     if extractor not in CV_LEARNED:
         return extractor
-    entries = [e for e in train_on.split(",") if e]
     label = next((v.format(extractor) for v, matches in VARIANTS.items() if matches(entries)), extractor)
     return f"{label}, seed {seed}" if seed else label
 
 
 def cv_labelled(runs: pd.DataFrame) -> pd.DataFrame:
-    """``runs`` with each learned extractor whose folds trained on other data than the shipped
-    mixture named by its :data:`VARIANTS` label, and each refitted with another seed by the seed,
-    a row of its own beside the same extractor trained on the mixture with seed 0 (runs without
-    folds, as ``table_languages``' are, keep their name unless refitted)."""
-    trained = runs.get("cv.train_on", pd.Series("", index=runs.index)).fillna("").astype(str)
+    """``runs`` with each learned extractor trained on other data than the shipped mixture (its
+    folds' or, for a run without folds, as ``table_languages``' are, its own) named by its
+    :data:`VARIANTS` label, and each refitted with another seed by the seed, a row of its own
+    beside the same extractor trained on the mixture with seed 0."""
+    columns = (text_column(runs, "cv.train_on"), text_column(runs, "trained_on"))
+    entries = [training_entries(c, t) for c, t in zip(*columns, strict=True)]
     seeds = run_seeds(runs)
-    names = [_variant(e, t, k) for e, t, k in zip(runs["extractor"], trained, seeds, strict=True)]
+    names = [_variant(e, t, k) for e, t, k in zip(runs["extractor"], entries, seeds, strict=True)]
     return runs.assign(extractor=names)
 
 
@@ -189,8 +208,9 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
     variants = [(v.format(e), e) for v in VARIANTS for e in CV_LEARNED]
     present = set(latest["extractor"])
     learned_present = [name for name in CV_LEARNED if name in present]
+    candidates = [v.format(e) for v in CANDIDATES for e in CV_LEARNED if v.format(e) in present]
     pairs = [
-        *product([*learned_present, *_seed_labels(present)], CV_REFERENCES),
+        *product([*learned_present, *_seed_labels(present), *candidates], CV_REFERENCES),
         *((v, e) for v, e in variants if v in present),
     ]
 
@@ -221,7 +241,9 @@ def table_languages_cv(runs: pd.DataFrame) -> Table:
         "learned extractors train each fold on the multilingual mixture with the other folds' DANIEL pages; the "
         'others need no training; ", DANIEL only": trained on the other folds\' DANIEL pages alone (one page type: '
         'decoded at the threshold, no page-type features); ", DANIEL ×2": the mixture with the other folds\' DANIEL '
-        'pages named twice, weighing two shares; ", seed k": refitted with seed k (the mixture\'s draw and the '
+        'pages named twice, weighing two shares; ", teaser rails": the mixture with the derived teaser-rail pages '
+        '(dataset teaser_rails: training articles with a rail of teasers added); ", seed k": refitted with seed k '
+        "(the mixture's draw and the "
         "trees'), and \", seeds 0, 1, … averaged\": each page's score averaged over those fits. Last rows: paired "
         "differences on each language's pages "
         "with the 95 % bootstrap interval and the approximate-randomization p-value, resampling (and swapping) "
