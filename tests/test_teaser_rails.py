@@ -98,6 +98,12 @@ def test_the_settings_change_the_ids_that_key_a_model():
     assert len(tags) == 4 and TeaserRails().tag == TeaserRails().tag
 
 
+def test_pages_without_an_article_give_no_derived_page():
+    forum = _article(page_type="forum")
+    assert TeaserRails().derive([forum], np.random.default_rng(0)) == []
+    assert TeaserRails().derive([], np.random.default_rng(0)) == []
+
+
 def test_per_source_caps_the_pages_drawn():
     pages = [_article(str(i)) for i in range(6)]
     assert len(TeaserRails(per_source=2).derive(pages, np.random.default_rng(0))) == 2

@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from hydra.utils import instantiate
 from lxml import etree
 from omegaconf import DictConfig, OmegaConf
 
@@ -96,8 +97,6 @@ def with_rail(page: Page, lines: Sequence[str], count: int, rng: np.random.Gener
 def source_dataset(entry: str, data_dir: str | Path) -> Dataset:
     """The dataset of a ``sources`` entry: a dataset config name (``conf/dataset/<name>.yaml``),
     or ``name:split``, read from ``data_dir``."""
-    from boilerbench.configs import build
-
     name, _, split = entry.partition(":")
     path = CONF_DIR / "dataset" / f"{name}.yaml"
     if name == NAME or not path.is_file():
@@ -107,7 +106,7 @@ def source_dataset(entry: str, data_dir: str | Path) -> Dataset:
     node.data_dir = str(data_dir)
     if split:
         node.split = split
-    return build(node)
+    return instantiate(node)
 
 
 class TeaserRails(Dataset):
@@ -141,13 +140,15 @@ class TeaserRails(Dataset):
         """Up to ``per_source`` of the article pages of ``pages``, each with a rail whose lines come
         from the other pages' gold."""
         articles = [p for p in pages if not p.load_error and p.gold_text.strip() and p.page_type in (None, "article")]
+        if not articles:
+            return []
         chosen = sorted(rng.choice(len(articles), size=min(self.per_source, len(articles)), replace=False).tolist())
         lines = [(i, line) for i, page in enumerate(articles) for line in prose_lines([page])]
-        derived = []
+        derived, tag = [], self.tag
         for i in chosen:
             others = [line for owner, line in lines if owner != i]
             count = int(rng.integers(self.items[0], self.items[1] + 1))
-            page = with_rail(articles[i], others, count, rng, self.tag) if others else None
+            page = with_rail(articles[i], others, count, rng, tag) if others else None
             if page is not None:
                 derived.append(page)
         return derived
