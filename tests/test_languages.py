@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -496,3 +497,28 @@ def test_a_run_without_folds_is_labelled_by_its_mixtures_entries():
         }
     )
     assert list(cv_labelled(runs)["extractor"]) == ["arbiter_stack", "arbiter_stack, teaser rails", "stack"]
+
+
+def test_each_labelled_row_names_the_runs_that_made_it_in_the_csv(tmp_path):
+    # what would fail: provenance read from the runs as recorded, where the seed-0 row named the
+    # latest run of the extractor (a refit, or a run trained with teaser rails) and the labelled rows none
+    from boilerbench.reports.artefacts import ARTEFACTS
+    from boilerbench.reports.provenance import with_provenance
+
+    n = MIN_PAGES
+    first = _cv_run(tmp_path, "arbiter_stack", {"el": [0.9] * n}) | {"run_key": "k0"}
+    refit = scored_run(tmp_path / "seed1", "language", {"el": [0.8] * n}, extractor="arbiter_stack", dataset="daniel")
+    refit |= {"param.seed": 1, "run_key": "k1", "finished_at": "2026-12-07T00:00:00"}
+    rails = scored_run(tmp_path / "rails", "language", {"el": [0.7] * n}, extractor="arbiter_stack", dataset="daniel")
+    rails |= {"cv.train_on": "daniel:all,teaser_rails", "run_key": "k2", "finished_at": "2026-12-08T00:00:00"}
+    reference = _cv_run(tmp_path, "readability", {"el": [0.85] * n}) | {"run_key": "k3"}
+    runs = pd.DataFrame([first, refit, rails, reference]).assign(split="all", trained_on="")
+    for folder, key in zip(runs["run_dir"], runs["run_key"], strict=True):
+        (Path(folder) / "summary.json").write_text(json.dumps({"run_key": key}), encoding="utf-8")
+    (artefact,) = [a for a in ARTEFACTS if a.name == "table_languages_cv"]
+    assert artefact.labels is not None
+    rows = with_provenance(artefact.build(runs).rows(), artefact.labels(runs)).set_index("extractor")
+    assert rows.loc["arbiter_stack", "run_key"] == "k0"
+    assert rows.loc["arbiter_stack, seed 1", "run_key"] == "k1"
+    assert rows.loc["arbiter_stack, teaser rails", "run_key"] == "k2"
+    assert rows.loc["readability", "run_key"] == "k3"

@@ -43,6 +43,10 @@ class Artefact:
     #: whether ``build`` also takes the sweeps the runs ran in (``sweeps.csv``)
     reads_sweeps: bool = False
     extractors: tuple[str, ...] = ()
+    #: the runs as the builder names them (a learned extractor's refit with another seed, or trained
+    #: on other data, a row of its own: :func:`~boilerbench.reports.languages.cv_labelled`), so that
+    #: the provenance of each row is read from the runs that made it; None: as recorded
+    labels: Callable[[pd.DataFrame], pd.DataFrame] | None = None
 
     @property
     def needs(self) -> tuple[str, ...]:
@@ -166,10 +170,22 @@ ARTEFACTS = (
         page_types.table_page_types,
         optional=("table_languages",),
     ),
-    Artefact("table_languages", "table", ("table_languages",), languages.table_languages),
+    Artefact("table_languages", "table", ("table_languages",), languages.table_languages, labels=languages.cv_labelled),
     Artefact("table_chinese", "table", ("table_languages",), languages.table_chinese),
-    Artefact("table_languages_cv", "table", ("table_languages_cv",), languages.table_languages_cv),
-    Artefact("table_languages_cv_sites", "table", ("table_languages_cv",), languages.table_languages_cv_sites),
+    Artefact(
+        "table_languages_cv",
+        "table",
+        ("table_languages_cv",),
+        languages.table_languages_cv,
+        labels=languages.cv_labelled,
+    ),
+    Artefact(
+        "table_languages_cv_sites",
+        "table",
+        ("table_languages_cv",),
+        languages.table_languages_cv_sites,
+        labels=languages.cv_labelled,
+    ),
     Artefact("table_language_ablation", "table", ("table_language_ablation",), table_language_ablation),
     Artefact(
         "table_multilingual_cost",

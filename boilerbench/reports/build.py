@@ -74,7 +74,8 @@ def build_all(run_dirs: list[str], out: Path, base: str | None = None) -> dict[s
         if isinstance(result, Table):
             atomic_write_text(out / f"{artefact.name}.md", result.markdown())
             atomic_write_text(out / f"{artefact.name}.tex", result.latex())
-            atomic_write_text(out / f"{artefact.name}.csv", with_provenance(result.rows(), tagged).to_csv(index=False))
+            named = artefact.labels(tagged) if artefact.labels is not None else tagged
+            atomic_write_text(out / f"{artefact.name}.csv", with_provenance(result.rows(), named).to_csv(index=False))
             files = [f"{artefact.name}.md", f"{artefact.name}.tex", f"{artefact.name}.csv"]
         else:
             files = []
