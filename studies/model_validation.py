@@ -33,7 +33,7 @@ from benchmarks.common import run_main
 from boilerbench.cache import set_cache_dir
 from boilerbench.configs import CONF_DIR
 from boilerbench.errors import ConfigError
-from boilerbench.experiments.protocols import configured_protocol
+from boilerbench.experiments.protocols import Fit, configured_protocol
 from boilerbench.experiments.runner import build, fit_extractor
 from boilerbench.experiments.seed import seed_everything
 from boilerbench.extractors.base import Extractor, tags
@@ -44,26 +44,31 @@ PROJECT = Path(__file__).resolve().parents[1]
 TESTED = "scrapinghub"
 
 
-def headline_model(overrides: list[str]) -> Extractor:
-    """The model ``python run.py OVERRIDES dataset=scrapinghub`` fits (the headline fit every
-    headline dataset's run shares), loaded from the model cache or fitted into it."""
+def planned_model(overrides: list[str], tested: str = "") -> tuple[Extractor, Fit]:
+    """The model ``python run.py OVERRIDES`` fits, loaded from the model cache or fitted into it
+    (seeded as the runner seeds a fit), with its fit of the run's plan: the one whose test pages
+    hold a page whose id contains ``tested`` (a cross-validated run's fold), else the first."""
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose(
-            "config", overrides=[*overrides, f"dataset={TESTED}", f"paths.root_dir={PROJECT}"], return_hydra_config=True
-        )
+        cfg = compose("config", overrides=[*overrides, f"paths.root_dir={PROJECT}"], return_hydra_config=True)
     HydraConfig.instance().set_config(cfg)  # the model cache's folder: the extractor config chosen
     with open_dict(cfg):
         del cfg["hydra"]
     set_cache_dir(cfg.paths.get("cache_dir"))
     extractor = build(cfg.extractor)
-    if not tags(extractor).learns:
-        return extractor
     split = build(cfg.dataset).load()
-    fit = configured_protocol(cfg).resolve(cfg, split, True).plan(cfg, split).fits[0]
-    seed_everything(int(cfg.seed))
-    seconds, loaded = fit_extractor(extractor, cfg, fit.source, fit.training, **fit.identity)
-    print(f"{' '.join(overrides)}: {'loaded' if loaded else f'fitted in {seconds:.0f} s'}", flush=True)
-    return extractor
+    fits = configured_protocol(cfg).resolve(cfg, split, True).plan(cfg, split).fits
+    fit = next((f for f in fits if tested and any(tested in str(p.id) for p in f.test)), fits[0])
+    if tags(extractor).learns:
+        seed_everything(int(cfg.seed))
+        seconds, loaded = fit_extractor(extractor, cfg, fit.source, fit.training, **fit.identity)
+        print(f"{' '.join(overrides)}: {'loaded' if loaded else f'fitted in {seconds:.0f} s'}", flush=True)
+    return extractor, fit
+
+
+def headline_model(overrides: list[str]) -> Extractor:
+    """The model ``python run.py OVERRIDES dataset=scrapinghub`` fits (the headline fit every
+    headline dataset's run shares)."""
+    return planned_model([*overrides, f"dataset={TESTED}"])[0]
 
 
 def main(argv: list[str]) -> int:
