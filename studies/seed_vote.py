@@ -33,10 +33,9 @@ from boilerbench.errors import ConfigError
 from boilerbench.evaluation.token import token_prf
 from boilerbench.experiments.results import Run
 from boilerbench.extractors.base import Extraction
-from boilerbench.reports.__main__ import STORE
 from boilerbench.reports.ablation import difference_cell, subset_difference
+from boilerbench.reports.collect import STORE, read_runs, run_pages
 from boilerbench.reports.collect import pages as run_page_rows
-from boilerbench.reports.collect import read_runs, run_pages
 from boilerbench.reports.inspect.load import dataset_pages, run_labels
 from boilerbench.reports.languages import daniel_site
 from boilerbench.reports.significance import align, compare_pair, seed_mean

@@ -47,7 +47,7 @@ from pathlib import Path
 from boilerbench.reports.archive import ARCHIVE_DIR, archive_store, restore
 from boilerbench.reports.artefacts import experiments_to_run
 from boilerbench.reports.build import build_all
-from boilerbench.reports.collect import read_runs
+from boilerbench.reports.collect import STORE, read_runs
 from boilerbench.reports.regeneration import regeneration_note
 
 
@@ -135,10 +135,6 @@ def _moment(text: str) -> datetime:
     if moment.tzinfo is None:
         raise argparse.ArgumentTypeError(f"{text!r} has no UTC offset")
     return moment
-
-
-#: The committed results store's index.
-STORE = "reports/results/runs.csv"
 
 
 def check(runs_csv: str) -> int:

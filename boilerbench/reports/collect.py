@@ -25,6 +25,8 @@ LEGACY_TRAINING = {"l3s_gn1/l3s_gn1": "l3s_gn1/all"}
 #: its extractor's code version (:func:`boilerbench.experiments.model_cache.extractor_version`);
 #: empty in rows of runs that predate them.
 PROVENANCE = ("run_key", "code_version")
+#: The committed results store's index.
+STORE = "reports/results/runs.csv"
 #: Text columns of a run row (the rest are numbers).
 TEXT = (*KEY, "run_dir", "finished_at", *PROVENANCE, "sweep", "launcher")
 #: The columns of ``sweeps.csv``: one row per Hydra sweep folder (or single run), what launched
