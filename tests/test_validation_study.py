@@ -43,3 +43,35 @@ def test_a_vote_needs_an_odd_number_of_the_models_named_three_or_more(vote):
     argv = ["a=+headline=arbiter", "b=+headline=arbiter seed=1", "c=+headline=arbiter seed=2", "--vote", vote]
     with pytest.raises(ConfigError, match="NAME=A,B,C"):
         main(argv)
+
+
+def test_planned_model_is_the_runs_fit_of_the_fold_that_tests_the_pages_and_comes_from_the_cache(tmp_path):
+    # what would fail: the first fold taken whatever the pages, or the model refitted where the
+    # runner's key finds it in the cache
+    from conftest import write_pairs
+    from memorising import Memorising
+
+    from studies.model_validation import planned_model
+
+    pages = {
+        name: (f"<body><p>Story {name} here today.</p><p>Menu</p></body>", f"Story {name} here today.")
+        for name in ("a", "b", "c", "d")
+    }
+    overrides = [
+        "extractor=bte",
+        "+extractor.min_count=1",
+        "extractor._target_=memorising.Memorising",
+        "dataset=plaintext",
+        f"dataset.root={write_pairs(tmp_path / 'pages', pages)}",
+        "cv.folds=2",
+        f"paths.model_dir={tmp_path / 'models'}",
+        f"paths.cache_dir={tmp_path / 'cache'}",
+    ]
+    Memorising.fits = 0
+    first, fit = planned_model(overrides)
+    folds = {name: planned_model(overrides, name)[1].fold for name in pages}
+    assert fit.fold == 1 and sorted(folds.values()) == [1, 1, 2, 2]
+    model, fit_c = planned_model(overrides, "c")
+    assert [p.id for p in fit_c.test if p.id == "c"] == ["c"]
+    assert "Story c here today." not in model.content_  # the fold that tests c never saw it
+    assert Memorising.fits == 2  # one per fold, then every model loaded from the cache
