@@ -45,13 +45,17 @@ def test_a_vote_needs_an_odd_number_of_the_models_named_three_or_more(vote):
         main(argv)
 
 
-def test_planned_model_is_the_runs_fit_of_the_fold_that_tests_the_pages_and_comes_from_the_cache(tmp_path):
+def test_planned_model_is_the_runs_fit_of_the_fold_that_tests_the_pages_and_comes_from_the_cache(tmp_path, monkeypatch):
     # what would fail: the first fold taken whatever the pages, or the model refitted where the
     # runner's key finds it in the cache
     from conftest import write_pairs
+    from hydra.core.hydra_config import HydraConfig
     from memorising import Memorising
 
     from studies.model_validation import planned_model
+
+    # planned_model sets Hydra's global config, as a run does: put it back for the tests after this one
+    monkeypatch.setattr(HydraConfig.instance(), "cfg", HydraConfig.instance().cfg)
 
     pages = {
         name: (f"<body><p>Story {name} here today.</p><p>Menu</p></body>", f"Story {name} here today.")
